@@ -1,0 +1,66 @@
+# simhash: PostgreSQL extension (PGXS build) plus the PostgreSQL-free C++ core's own tests.
+#
+#   make && make install          build and install the extension
+#   make installcheck             pg_regress against a running server (PGHOST/PGPORT/PGUSER)
+#   make core-test                GoogleTest suite of the C++ core (no PostgreSQL needed)
+#   make core-test-asan           the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make WERROR=1 ...             warnings are errors (the test script builds this way)
+
+EXTENSION  = simhash
+EXTVERSION = 1.0
+MODULE_big = simhash
+
+# The install script is assembled from one file per feature (src/sql/NN_feature.sql), in name order.
+INSTALL_SQL_PARTS = $(sort $(wildcard src/sql/*.sql))
+DATA_built = $(EXTENSION)--$(EXTVERSION).sql
+
+CORE_SRCS   = $(sort $(wildcard src/core/*.cpp))
+BRIDGE_SRCS = $(sort $(wildcard src/bridge/*.cpp))
+GLUE_SRCS   = $(sort $(wildcard src/pg/*.c))
+OBJS = $(GLUE_SRCS:.c=.o) $(BRIDGE_SRCS:.cpp=.o) $(CORE_SRCS:.cpp=.o)
+
+# Every sql/NAME.sql is a pg_regress test, run in name order.
+REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
+REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
+TAP_TESTS = 1
+
+# POPCNT makes hamming() one instruction; x86-64 CPUs without it predate 2008 and are refused
+# with a clear error when the library loads (see src/pg/simhash_module.c).
+ARCH := $(shell uname -m)
+ifeq ($(ARCH),x86_64)
+ARCH_FLAGS = -mpopcnt
+endif
+
+CORE_LIBS = -lutf8proc
+PG_CPPFLAGS = -I$(srcdir)/src/core -I$(srcdir)/src/bridge
+PG_CFLAGS   = $(ARCH_FLAGS) $(if $(WERROR),-Werror)
+PG_CXXFLAGS = -std=c++17 $(ARCH_FLAGS) $(if $(WERROR),-Werror)
+SHLIB_LINK  = -lstdc++ $(CORE_LIBS)
+
+EXTRA_CLEAN = core-test core-test-asan test/core/*.o results regression.diffs regression.out tmp_check
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+# PGXS compiles every .cpp again to LLVM bitcode for JIT inlining, without PG_CXXFLAGS.
+COMPILE.cxx.bc += $(PG_CXXFLAGS)
+
+$(DATA_built): $(INSTALL_SQL_PARTS)
+	cat $^ > $@
+
+# ---- C++ core tests, built without PostgreSQL ------------------------------------------------
+CORE_TEST_SRCS = $(sort $(wildcard test/core/*.cpp))
+CORE_CXX       = g++ -std=c++17 -O2 -g $(ARCH_FLAGS) -Wall -Wextra $(if $(WERROR),-Werror) -Isrc/core -Isrc/bridge
+SAN_FLAGS      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+core-test: $(CORE_TEST_SRCS) $(CORE_SRCS) $(BRIDGE_SRCS) $(wildcard src/core/*.hpp src/core/*.h src/bridge/*.h)
+	$(CORE_CXX) -o $@ $(CORE_TEST_SRCS) $(CORE_SRCS) $(BRIDGE_SRCS) -lgtest -lgtest_main -pthread $(CORE_LIBS)
+
+core-test-asan: $(CORE_TEST_SRCS) $(CORE_SRCS) $(BRIDGE_SRCS) $(wildcard src/core/*.hpp src/core/*.h src/bridge/*.h)
+	$(CORE_CXX) $(SAN_FLAGS) -o $@ $(CORE_TEST_SRCS) $(CORE_SRCS) $(BRIDGE_SRCS) -lgtest -lgtest_main -pthread $(CORE_LIBS)
+
+.PHONY: core-check
+core-check: core-test core-test-asan
+	./core-test
+	./core-test-asan
