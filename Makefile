@@ -45,6 +45,7 @@ include $(PGXS)
 
 # PGXS compiles every .cpp again to LLVM bitcode for JIT inlining, without PG_CXXFLAGS.
 COMPILE.cxx.bc += $(PG_CXXFLAGS)
+COMPILE.c.bc += $(ARCH_FLAGS)
 
 $(DATA_built): $(INSTALL_SQL_PARTS)
 	cat $^ > $@

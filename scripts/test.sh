@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# The whole test suite, exactly as CI runs it (.ci/run calls this):
+#   build with warnings as errors; core unit tests plain and under ASan+UBSan; core fuzz targets
+#   briefly; a throwaway PostgreSQL 15 server (as the postgres OS user) for pg_regress and the
+#   scripted SQL tests; the TAP tests; then a last line "N passed, M failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+if [ "$(id -u)" != 0 ]; then exec sudo -E "$0" "$@"; fi
+
+scripts/install-deps.sh || exit 1
+export PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
+export PATH="$($PG_CONFIG --bindir):$PATH"
+export PG_BINDIR=$($PG_CONFIG --bindir)
+
+passed=0
+failed=0
+failures=()
+log_dir=$(mktemp -d "${TMPDIR:-/tmp}/simhash-test.XXXXXX")
+chmod 755 "$log_dir"
+
+count() { passed=$((passed + $1)); failed=$((failed + $2)); [ "$2" = 0 ] || failures+=("$3"); }
+banner() { printf '\n=== %s ===\n' "$*"; }
+
+finish() {
+    [ -n "${SIMHASH_PGDIR:-}" ] && scripts/pgtmp.sh stop "$SIMHASH_PGDIR"
+    echo
+    [ ${#failures[@]} = 0 ] || printf 'failed: %s\n' "${failures[@]}"
+    echo "$passed passed, $failed failed"
+    [ "$failed" = 0 ]
+    exit $?
+}
+
+# A gtest binary's own summary gives the counts; a crash counts as one failure.
+run_gtest() {
+    local name=$1 bin=$2
+    local out="$log_dir/${name// /_}.log"
+    banner "$name"
+    "$bin" --gtest_brief=1 >"$out" 2>&1
+    local rc=$?
+    tail -n 30 "$out"
+    local p f
+    p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -n1)
+    f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -n1)
+    p=${p:-0}; f=${f:-0}
+    [ "$rc" != 0 ] && [ "$f" = 0 ] && f=1
+    count "$p" "$f" "$name"
+}
+
+banner "build (warnings are errors)"
+if ! make -s -j2 WERROR=1 all core-test core-test-asan; then
+    count 0 1 build
+    finish
+fi
+
+run_gtest "core unit tests" ./core-test
+run_gtest "core unit tests (ASan+UBSan)" ./core-test-asan
+
+if grep -q '^fuzz-check:' Makefile; then
+    banner "fuzz targets"
+    if make -s fuzz-check; then count 1 0 fuzz; else count 0 1 fuzz; fi
+fi
+
+# Installing into the shared PostgreSQL tree and testing against it is one critical section, so
+# that concurrent test runs on one machine never test each other's build.
+exec 9>/tmp/simhash-install.lock
+flock 9
+
+banner "install"
+if ! make -s install >/dev/null; then
+    count 0 1 install
+    finish
+fi
+
+banner "start a throwaway PostgreSQL server"
+if ! env_lines=$(scripts/pgtmp.sh start); then
+    count 0 1 "server start"
+    finish
+fi
+eval "$env_lines"
+echo "server on port $PGPORT (socket in $PGHOST)"
+
+banner "pg_regress"
+make -s installcheck TAP_TESTS= >"$log_dir/regress.log" 2>&1
+cat "$log_dir/regress.log" | grep -vE '^(\+\+\+|=+$|$)' | tail -n 80
+total=$(grep -Eo 'All [0-9]+ tests passed' "$log_dir/regress.log" | grep -Eo '[0-9]+')
+if [ -n "$total" ]; then
+    count "$total" 0 pg_regress
+else
+    bad=$(grep -Eo '[0-9]+ of [0-9]+ tests failed' "$log_dir/regress.log" | head -n1)
+    if [ -n "$bad" ]; then
+        f=${bad%% of*}; t=$(echo "$bad" | awk '{print $3}')
+        count $((t - f)) "$f" pg_regress
+    else
+        count 0 1 pg_regress
+    fi
+    [ -f regression.diffs ] && head -n 200 regression.diffs
+fi
+
+# Scripted tests that need the running server and tools beyond psql (pg_dump, a browser, ...).
+for t in $(ls test/scripts/*.sh 2>/dev/null | sort); do
+    banner "$t"
+    if bash "$t" >"$log_dir/$(basename "$t").log" 2>&1; then
+        tail -n 5 "$log_dir/$(basename "$t").log"
+        count 1 0 "$t"
+    else
+        tail -n 40 "$log_dir/$(basename "$t").log"
+        count 0 1 "$t"
+    fi
+done
+
+scripts/pgtmp.sh stop "$SIMHASH_PGDIR"
+SIMHASH_PGDIR=
+
+# TAP tests start their own clusters with initdb, which refuses root: run them as postgres on a
+# copy of the tree that user can write (they write tmp_check/ next to the sources).
+if ls t/*.pl >/dev/null 2>&1; then
+    banner "TAP tests"
+    tap_dir="$log_dir/tap"
+    mkdir -p "$tap_dir"
+    cp -r t "$tap_dir/"
+    chown -R postgres "$tap_dir"
+    pgxs_dir=$(dirname "$($PG_CONFIG --pgxs)")/../..
+    (cd "$tap_dir" && runuser -u postgres -- env PATH="$PATH" TESTDIR="$tap_dir" \
+        PG_REGRESS="$pgxs_dir/src/test/regress/pg_regress" \
+        prove -I "$pgxs_dir/src/test/perl/" -I . t/*.pl) >"$log_dir/tap.log" 2>&1
+    rc=$?
+    cat "$log_dir/tap.log"
+    tests=$(sed -n 's/.*Tests=\([0-9]*\).*/\1/p' "$log_dir/tap.log" | tail -n1)
+    bad=$(grep -Eo 'Failed [0-9]+/[0-9]+ subtests' "$log_dir/tap.log" | awk -F'[ /]' '{s+=$2} END {print s+0}')
+    tests=${tests:-0}
+    [ "$rc" != 0 ] && [ "$bad" = 0 ] && bad=1
+    count $((tests - bad < 0 ? 0 : tests - bad)) "$bad" TAP
+    [ "$rc" = 0 ] || find "$tap_dir" -name '*.log' -path '*tmp_check*' -exec tail -n 20 {} + 2>/dev/null | tail -n 100
+fi
+
+finish
