@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The demo: installs what is missing, builds and installs simhash, starts a throwaway PostgreSQL
-# server, runs demo/examples.sql against it, and stops the server.
+# server, runs demo/examples.sql, then loads a few thousand real HTML pages of Debian's documentation
+# packages (apt-get download, nothing installed) and prints a crawl report. The pages are cached in
+# $SIMHASH_DEMO_DIR (default /var/tmp/simhash-demo) for the next run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "$(id -u)" != 0 ]; then exec sudo -E "$0" "$@"; fi
@@ -19,3 +21,13 @@ eval "$(scripts/pgtmp.sh start)"
 trap 'scripts/pgtmp.sh stop "$SIMHASH_PGDIR"' EXIT
 
 psql -X -q -v ON_ERROR_STOP=1 -f demo/examples.sql
+
+pages_dir=${SIMHASH_DEMO_DIR:-/var/tmp/simhash-demo}
+echo
+echo "== fetching Debian documentation packages into $pages_dir"
+demo/fetch_pages.sh "$pages_dir" >"$pages_dir.list"
+chmod 644 "$pages_dir.list"
+echo "$(wc -l <"$pages_dir.list") HTML pages"
+echo "== loading them into the table pages"
+psql -X -q -v ON_ERROR_STOP=1 -v pages_list="$pages_dir.list" -f demo/load_pages.sql
+psql -X -q -v ON_ERROR_STOP=1 -f demo/report.sql
