@@ -24,7 +24,7 @@ banner() { printf '\n=== %s ===\n' "$*"; }
 finish() {
     [ -n "${SIMHASH_PGDIR:-}" ] && scripts/pgtmp.sh stop "$SIMHASH_PGDIR"
     echo
-    [ ${#failures[@]} = 0 ] || printf 'failed: %s\n' "${failures[@]}"
+    if [ ${#failures[@]} = 0 ]; then rm -rf "$log_dir"; else printf 'failed: %s\n' "${failures[@]}"; echo "logs: $log_dir"; fi
     echo "$passed passed, $failed failed"
     [ "$failed" = 0 ]
     exit $?

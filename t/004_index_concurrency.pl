@@ -1,0 +1,55 @@
+# Several clients insert into an indexed table while others run radius and nearest-neighbour
+# queries (pgbench): no errors, and afterwards each index answers what a sequential scan answers.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my @indexes = ('USING gist (sh)');
+
+my $node = PostgreSQL::Test::Cluster->new('concurrency');
+$node->init;
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION simhash');
+
+for my $def (@indexes)
+{
+    $node->safe_psql('postgres', qq{
+        DROP TABLE IF EXISTS t;
+        CREATE TABLE t (id bigserial, sh simhash);
+        INSERT INTO t (sh) SELECT ('x' || substr(md5(g::text), 1, 16))::bit(64)::simhash FROM generate_series(1, 5000) g;
+        CREATE INDEX t_idx ON t $def;
+    });
+    $node->pgbench(
+        '--no-vacuum --client=6 --jobs=3 --transactions=150',
+        0,
+        [qr{processed: 900/900}],
+        [qr{^$}],
+        "$def: concurrent inserts and queries",
+        {
+            'insert' => q{
+                \set r random(1, 1000000000)
+                INSERT INTO t (sh) SELECT ('x' || substr(md5((:r + g)::text), 1, 16))::bit(64)::simhash FROM generate_series(1, 20) g;
+            },
+            'radius' => q{
+                \set r random(1, 1000000)
+                SELECT count(*) FROM t WHERE hamming(sh, ('x' || substr(md5(:r::text), 1, 16))::bit(64)::simhash) <= 6;
+            },
+            'knn' => q{
+                \set r random(1, 1000000)
+                SELECT id FROM t ORDER BY sh <-> ('x' || substr(md5(:r::text), 1, 16))::bit(64)::simhash LIMIT 5;
+            },
+        });
+    is($node->safe_psql('postgres', q{
+        SET enable_seqscan = off; SET enable_bitmapscan = off;
+        SELECT count(*) FROM generate_series(1, 40) q,
+        LATERAL (SELECT array_agg(id ORDER BY id) AS ids FROM t
+                 WHERE hamming(sh, ('x' || substr(md5(q::text), 1, 16))::bit(64)::simhash) <= 12) i,
+        LATERAL (SELECT array_agg(id ORDER BY id) AS ids FROM t
+                 WHERE hamming(sh::bigint, ('x' || substr(md5(q::text), 1, 16))::bit(64)::bigint) <= 12) s
+        WHERE i.ids IS DISTINCT FROM s.ids}), '0', "$def: index equals sequential scan after the concurrent run");
+}
+
+$node->stop;
+done_testing();
