@@ -88,3 +88,4 @@ SELECT count(*) FROM e WHERE hamming(sh, '0123456789abcdef') <= 20;
 RESET enable_seqscan; RESET enable_bitmapscan;
 SELECT count(*) FROM g WHERE hamming(sh, '0123456789abcdef') <= 20;
 DROP TABLE g, e, queries;
+DROP FUNCTION mismatches(int), knn_mismatches(int);

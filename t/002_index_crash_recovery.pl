@@ -7,7 +7,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 # One entry per index method; every test below runs for each.
-my @indexes = ('USING gist (sh)');
+my @indexes = ('USING gist (sh)', 'USING gin (sh simhash_mih_ops)');
 
 my $node = PostgreSQL::Test::Cluster->new('crash');
 $node->init;

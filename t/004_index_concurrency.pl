@@ -6,15 +6,16 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my @indexes = ('USING gist (sh)');
+my @indexes = ('USING gist (sh)', 'USING gin (sh simhash_mih_ops)');
 
 my $node = PostgreSQL::Test::Cluster->new('concurrency');
 $node->init;
 $node->start;
 $node->safe_psql('postgres', 'CREATE EXTENSION simhash');
 
-for my $def (@indexes)
+for my $n (0 .. $#indexes)
 {
+    my $def = $indexes[$n];
     $node->safe_psql('postgres', qq{
         DROP TABLE IF EXISTS t;
         CREATE TABLE t (id bigserial, sh simhash);
@@ -28,15 +29,15 @@ for my $def (@indexes)
         [qr{^$}],
         "$def: concurrent inserts and queries",
         {
-            'insert' => q{
+            "insert_$n" => q{
                 \set r random(1, 1000000000)
                 INSERT INTO t (sh) SELECT ('x' || substr(md5((:r + g)::text), 1, 16))::bit(64)::simhash FROM generate_series(1, 20) g;
             },
-            'radius' => q{
+            "radius_$n" => q{
                 \set r random(1, 1000000)
                 SELECT count(*) FROM t WHERE hamming(sh, ('x' || substr(md5(:r::text), 1, 16))::bit(64)::simhash) <= 6;
             },
-            'knn' => q{
+            "knn_$n" => q{
                 \set r random(1, 1000000)
                 SELECT id FROM t ORDER BY sh <-> ('x' || substr(md5(:r::text), 1, 16))::bit(64)::simhash LIMIT 5;
             },

@@ -1,0 +1,79 @@
+/*
+ * Multi-index hashing blocks: the 64 bits are split into m contiguous blocks (3 <= m <= 8) of
+ * 64/m bits (the first 64 % m blocks one bit longer). Two hashes within distance k differ in at
+ * most floor(k/m) bits on at least one block (pigeonhole), so a radius query needs only the index
+ * keys of the block values within floor(k/m) bits of the query's blocks.
+ *
+ * A key packs (block number, block value) into a non-negative int32: number << 24 | value
+ * (a block has at most 22 bits). Plain C, shared by the GIN glue and the core tests.
+ */
+#ifndef SIMHASH_MIH_BLOCKS_H
+#define SIMHASH_MIH_BLOCKS_H
+
+#include <stdint.h>
+
+#define SH_MIH_MIN_BLOCKS 3
+#define SH_MIH_MAX_BLOCKS 8
+
+static inline int
+sh_mih_block_len(int m, int block)
+{
+	return 64 / m + (block < 64 % m ? 1 : 0);
+}
+
+static inline int
+sh_mih_block_start(int m, int block)
+{
+	int			start = 0;
+
+	for (int b = 0; b < block; b++)
+		start += sh_mih_block_len(m, b);
+	return start;
+}
+
+static inline uint32_t
+sh_mih_block_value(uint64_t h, int m, int block)
+{
+	int			len = sh_mih_block_len(m, block);
+
+	return (uint32_t) ((h >> sh_mih_block_start(m, block)) & ((UINT64_C(1) << len) - 1));
+}
+
+static inline int32_t
+sh_mih_key(int block, uint32_t value)
+{
+	return (int32_t) (((uint32_t) block << 24) | value);
+}
+
+/* Number of values within r bits of a len-bit value: sum of C(len, j) for j <= r. */
+static inline double
+sh_mih_neighbourhood_size(int len, int r)
+{
+	double		term = 1.0,
+				sum = 0.0;
+
+	for (int j = 0; j <= r && j <= len; j++)
+	{
+		sum += term;
+		term = term * (len - j) / (j + 1);
+	}
+	return sum;
+}
+
+/*
+ * Writes into keys[] the keys of every value within r bits of value on the given block, starting
+ * at keys[n]; returns the new count. The caller sized keys[] with sh_mih_neighbourhood_size.
+ * Flips are enumerated as increasing bit positions, so each neighbour appears once.
+ */
+static inline int
+sh_mih_neighbour_keys(int block, int len, uint32_t value, int r, int first_bit, int32_t *keys, int n)
+{
+	keys[n++] = sh_mih_key(block, value);
+	if (r == 0)
+		return n;
+	for (int bit = first_bit; bit < len; bit++)
+		n = sh_mih_neighbour_keys(block, len, value ^ (UINT32_C(1) << bit), r - 1, bit + 1, keys, n);
+	return n;
+}
+
+#endif
