@@ -1,0 +1,69 @@
+#include "page_bridge.h"
+
+#include <string>
+
+#include "bridge_guard.hpp"
+#include "html_text.hpp"
+#include "page_fingerprint.hpp"
+
+struct sh_page {
+    simhash::PageFingerprint fingerprint;
+};
+
+struct sh_html_text {
+    simhash::HtmlText extractor;
+    std::string text;
+};
+
+using simhash::guarded;
+
+extern "C" sh_status sh_page_new(const sh_page_options *o, sh_page **page, sh_error *err) noexcept
+{
+    *page = nullptr;
+    return guarded(err, [&] {
+        simhash::PageOptions options;
+        options.features.unit = o->unit == SH_UNIT_CHARACTER ? simhash::FeatureOptions::Unit::character
+                                                              : simhash::FeatureOptions::Unit::word;
+        options.features.size = o->size;
+        options.features.fold_case = o->fold_case != 0;
+        options.weighting = o->weighting == SH_WEIGHT_FREQUENCY ? simhash::Weighting::frequency
+                            : o->weighting == SH_WEIGHT_LOG     ? simhash::Weighting::log
+                                                                : simhash::Weighting::distinct;
+        options.html = o->html != 0;
+        *page = new sh_page{simhash::PageFingerprint(options)};
+    });
+}
+
+extern "C" sh_status sh_page_feed(sh_page *page, const char *data, size_t len, sh_error *err) noexcept
+{
+    return guarded(err, [&] { page->fingerprint.feed(data, len); });
+}
+
+extern "C" sh_status sh_page_simhash(sh_page *page, uint64_t *result, sh_error *err) noexcept
+{
+    return guarded(err, [&] { *result = page->fingerprint.simhash(); });
+}
+
+extern "C" void sh_page_free(sh_page *page) noexcept { delete page; }
+
+extern "C" sh_status sh_html_text_new(sh_html_text **h, sh_error *err) noexcept
+{
+    *h = nullptr;
+    return guarded(err, [&] { *h = new sh_html_text(); });
+}
+
+extern "C" sh_status sh_html_text_feed(sh_html_text *h, const char *data, size_t len, sh_error *err) noexcept
+{
+    return guarded(err, [&] { h->extractor.feed(data, len, h->text); });
+}
+
+extern "C" sh_status sh_html_text_result(sh_html_text *h, const char **data, size_t *len, sh_error *err) noexcept
+{
+    return guarded(err, [&] {
+        h->extractor.finish(h->text);
+        *data = h->text.data();
+        *len = h->text.size();
+    });
+}
+
+extern "C" void sh_html_text_free(sh_html_text *h) noexcept { delete h; }

@@ -1,0 +1,45 @@
+/* C API of the page pipeline (src/core/page_fingerprint.hpp, src/core/html_text.hpp). */
+#ifndef SIMHASH_PAGE_BRIDGE_H
+#define SIMHASH_PAGE_BRIDGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bridge_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { SH_UNIT_WORD = 0, SH_UNIT_CHARACTER = 1 } sh_unit;
+typedef enum { SH_WEIGHT_DISTINCT = 0, SH_WEIGHT_FREQUENCY = 1, SH_WEIGHT_LOG = 2 } sh_weighting;
+
+typedef struct sh_page_options
+{
+	sh_unit		unit;
+	int			size;
+	int			fold_case;
+	sh_weighting weighting;
+	int			html;
+} sh_page_options;
+
+typedef struct sh_page sh_page;			/* opaque: C++ memory */
+typedef struct sh_html_text sh_html_text;	/* opaque: C++ memory */
+
+sh_status	sh_page_new(const sh_page_options *options, sh_page **page, sh_error *err) SH_NOEXCEPT;
+sh_status	sh_page_feed(sh_page *page, const char *data, size_t len, sh_error *err) SH_NOEXCEPT;
+sh_status	sh_page_simhash(sh_page *page, uint64_t *result, sh_error *err) SH_NOEXCEPT;
+void		sh_page_free(sh_page *page) SH_NOEXCEPT;
+
+sh_status	sh_html_text_new(sh_html_text **h, sh_error *err) SH_NOEXCEPT;
+/* Appends the visible text of the next piece to the result buffer. */
+sh_status	sh_html_text_feed(sh_html_text *h, const char *data, size_t len, sh_error *err) SH_NOEXCEPT;
+/* Ends the document; *data stays valid until sh_html_text_free. */
+sh_status	sh_html_text_result(sh_html_text *h, const char **data, size_t *len, sh_error *err) SH_NOEXCEPT;
+void		sh_html_text_free(sh_html_text *h) SH_NOEXCEPT;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,216 @@
+#include "html_text.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+#include "utf8_encode.hpp"
+
+namespace simhash {
+namespace {
+
+// Tags whose start or end separates words.
+const char *const kBlockTags[] = {
+    "address", "article", "aside", "blockquote", "body", "br", "caption", "dd", "details", "div",
+    "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5",
+    "h6", "head", "header", "hr", "html", "li", "main", "nav", "ol", "option", "p", "pre",
+    "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "title", "tr", "ul"};
+
+// Elements whose content is not visible text.
+const char *const kRawTags[] = {"noscript", "script", "style", "svg", "template"};
+
+// The named character references crawled pages actually use (HTML's full table has 2,231;
+// an unknown name is kept as literal text).
+struct NamedEntity {
+    const char *name;
+    uint32_t codepoint;
+};
+const NamedEntity kEntities[] = {
+    {"AElig", 0xC6}, {"Aacute", 0xC1}, {"Agrave", 0xC0}, {"Auml", 0xC4}, {"Ccedil", 0xC7},
+    {"Eacute", 0xC9}, {"Ntilde", 0xD1}, {"Oacute", 0xD3}, {"Ouml", 0xD6}, {"Uuml", 0xDC},
+    {"aacute", 0xE1}, {"acirc", 0xE2}, {"aelig", 0xE6}, {"agrave", 0xE0}, {"amp", 0x26},
+    {"apos", 0x27}, {"aring", 0xE5}, {"auml", 0xE4}, {"bull", 0x2022}, {"ccedil", 0xE7},
+    {"cent", 0xA2}, {"copy", 0xA9}, {"dagger", 0x2020}, {"deg", 0xB0}, {"divide", 0xF7},
+    {"eacute", 0xE9}, {"ecirc", 0xEA}, {"egrave", 0xE8}, {"euml", 0xEB}, {"euro", 0x20AC},
+    {"gt", 0x3E}, {"hellip", 0x2026}, {"iacute", 0xED}, {"iexcl", 0xA1}, {"iquest", 0xBF},
+    {"laquo", 0xAB}, {"larr", 0x2190}, {"ldquo", 0x201C}, {"lsaquo", 0x2039}, {"lsquo", 0x2018},
+    {"lt", 0x3C}, {"mdash", 0x2014}, {"middot", 0xB7}, {"nbsp", 0xA0}, {"ndash", 0x2013},
+    {"ntilde", 0xF1}, {"oacute", 0xF3}, {"ouml", 0xF6}, {"para", 0xB6}, {"plusmn", 0xB1},
+    {"pound", 0xA3}, {"quot", 0x22}, {"raquo", 0xBB}, {"rarr", 0x2192}, {"rdquo", 0x201D},
+    {"reg", 0xAE}, {"rsaquo", 0x203A}, {"rsquo", 0x2019}, {"sect", 0xA7}, {"shy", 0xAD},
+    {"szlig", 0xDF}, {"times", 0xD7}, {"trade", 0x2122}, {"uacute", 0xFA}, {"uuml", 0xFC},
+    {"yen", 0xA5}};
+
+bool is_one_of(const std::string &name, const char *const *list, std::size_t n)
+{
+    for (std::size_t i = 0; i < n; ++i)
+        if (name == list[i]) return true;
+    return false;
+}
+
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_alnum(char c) { return is_alpha(c) || (c >= '0' && c <= '9'); }
+char lower(char c) { return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c; }
+
+// Decodes "amp", "#38", "#x26"; returns false for anything else.
+bool decode_entity(const std::string &e, uint32_t &cp)
+{
+    if (e.size() >= 2 && e[0] == '#') {
+        bool hex = e[1] == 'x' || e[1] == 'X';
+        const char *digits = e.c_str() + (hex ? 2 : 1);
+        if (*digits == '\0') return false;
+        char *end = nullptr;
+        unsigned long v = std::strtoul(digits, &end, hex ? 16 : 10);
+        if (*end != '\0') return false;
+        cp = (v == 0 || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) ? 0xFFFD : uint32_t(v);
+        return true;
+    }
+    for (const auto &ent : kEntities)
+        if (e == ent.name) {
+            cp = ent.codepoint;
+            return true;
+        }
+    return false;
+}
+
+}  // namespace
+
+void HtmlText::end_tag_name()
+{
+    const bool end_tag = !tag_.empty() && tag_[0] == '/';
+    const std::string name = end_tag ? tag_.substr(1) : tag_;
+    tag_is_block_ = is_one_of(name, kBlockTags, sizeof kBlockTags / sizeof *kBlockTags);
+    raw_end_.clear();
+    if (!end_tag && is_one_of(name, kRawTags, sizeof kRawTags / sizeof *kRawTags)) raw_end_ = "</" + name;
+    state_ = State::in_tag;
+}
+
+void HtmlText::flush_entity(std::string &out)
+{
+    out.push_back('&');
+    out += entity_;
+    entity_.clear();
+}
+
+void HtmlText::feed(const char *data, std::size_t len, std::string &out)
+{
+    for (std::size_t i = 0; i < len; ++i) {
+        const char c = data[i];
+        switch (state_) {
+        case State::text:
+            if (c == '<')
+                state_ = State::tag_open;
+            else if (c == '&') {
+                entity_.clear();
+                state_ = State::entity;
+            } else
+                out.push_back(c);
+            break;
+
+        case State::entity:
+            if (c == ';') {
+                uint32_t cp;
+                if (decode_entity(entity_, cp)) {
+                    append_utf8(cp, out);
+                    entity_.clear();
+                } else {
+                    flush_entity(out);
+                    out.push_back(';');
+                }
+                state_ = State::text;
+            } else if ((is_alnum(c) || c == '#') && entity_.size() < 32) {
+                entity_.push_back(c);
+            } else {
+                flush_entity(out);
+                state_ = State::text;
+                --i;  // read c again as text
+            }
+            break;
+
+        case State::tag_open:
+            if (is_alpha(c)) {
+                tag_.assign(1, lower(c));
+                state_ = State::tag_name;
+            } else if (c == '/') {
+                tag_ = "/";
+                state_ = State::tag_name;
+            } else if (c == '!' || c == '?') {
+                tag_.assign(1, c);
+                state_ = State::declaration;
+            } else {  // a lone '<' is text
+                out.push_back('<');
+                state_ = State::text;
+                --i;
+            }
+            break;
+
+        case State::tag_name:
+            if (is_alnum(c) || c == '-' || c == ':')
+                tag_.push_back(lower(c));
+            else {
+                end_tag_name();
+                --i;  // the attribute scanner sees the delimiter
+            }
+            break;
+
+        case State::in_tag:
+            if (quote_) {
+                if (c == quote_) quote_ = 0;
+            } else if (c == '"' || c == '\'') {
+                quote_ = c;
+            } else if (c == '>') {
+                if (tag_is_block_) out.push_back('\n');
+                const bool self_closing = i > 0 && data[i - 1] == '/';
+                if (!raw_end_.empty() && !self_closing) {
+                    raw_matched_ = 0;
+                    state_ = State::raw_text;
+                } else
+                    state_ = State::text;
+            }
+            break;
+
+        case State::raw_text:
+            if (lower(c) == raw_end_[raw_matched_]) {
+                if (++raw_matched_ == raw_end_.size()) {
+                    tag_ = "/" + raw_end_.substr(2);
+                    raw_end_.clear();
+                    tag_is_block_ = false;
+                    state_ = State::in_tag;
+                }
+            } else
+                raw_matched_ = (c == '<') ? 1 : 0;
+            break;
+
+        case State::declaration:
+            if (tag_ == "!" && c == '-')
+                tag_ = "!-";
+            else if (tag_ == "!-" && c == '-') {
+                comment_dashes_ = 0;
+                state_ = State::comment;
+            } else if (c == '>')
+                state_ = State::text;
+            else
+                tag_ = "!?";
+            break;
+
+        case State::comment:
+            if (c == '-')
+                ++comment_dashes_;
+            else if (c == '>' && comment_dashes_ >= 2)
+                state_ = State::text;
+            else
+                comment_dashes_ = 0;
+            break;
+        }
+    }
+}
+
+void HtmlText::finish(std::string &out)
+{
+    if (state_ == State::entity) flush_entity(out);
+    if (state_ == State::tag_open) out.push_back('<');
+    state_ = State::text;
+}
+
+}  // namespace simhash

@@ -1,0 +1,48 @@
+// simhash of a page: (HTML ->) text -> features -> weights -> Charikar. Fed in pieces.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "html_text.hpp"
+#include "text_features.hpp"
+
+namespace simhash {
+
+enum class Weighting {
+    distinct,   // each distinct feature once (weight 1)
+    frequency,  // a feature counts as often as it occurs
+    log         // 1 + ln(occurrences): repeats count, but less and less
+};
+
+struct PageOptions {
+    FeatureOptions features;
+    Weighting weighting = Weighting::distinct;
+    bool html = false;  // the input is HTML: take its visible text first
+};
+
+// Throws InvalidArgument for options out of range.
+void validate(const PageOptions &options);
+
+class PageFingerprint {
+public:
+    explicit PageFingerprint(const PageOptions &options);
+    void feed(const char *data, std::size_t len);
+    // Ends the input and returns the simhash (0 when the page has no features).
+    uint64_t simhash();
+
+private:
+    void finish();
+
+    PageOptions options_;
+    std::optional<HtmlText> html_;
+    std::string text_;  // visible text of the current HTML piece
+    FeatureStream stream_;
+    std::vector<uint64_t> features_;
+    bool finished_ = false;
+};
+
+}  // namespace simhash
