@@ -1,0 +1,175 @@
+/*
+ * simhash(text, ...), simhash_html(text, ...) and html_text(text): the page pipeline of the core,
+ * fed in 1 MB pieces with an interrupt check between them, so a huge page can be cancelled.
+ *
+ * The core's state is C++ memory: it is released by a reset callback of the calling memory
+ * context, so an error or a cancel between pieces cannot leak it.
+ */
+#include "simhash_type.h"
+
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+
+#include "bridge_error.h"
+#include "page_bridge.h"
+
+#define PIECE_BYTES (1024 * 1024)
+
+PG_FUNCTION_INFO_V1(simhash_text);
+PG_FUNCTION_INFO_V1(simhash_html);
+PG_FUNCTION_INFO_V1(html_text);
+
+/* Owner of a core object for the lifetime of a memory context, unless released earlier. */
+typedef struct CoreOwner
+{
+	MemoryContextCallback callback;
+	void		(*release) (void *);
+	void	   *object;
+} CoreOwner;
+
+static void
+release_core_object(void *arg)
+{
+	CoreOwner  *owner = (CoreOwner *) arg;
+
+	if (owner->object)
+		owner->release(owner->object);
+	owner->object = NULL;
+}
+
+static CoreOwner *
+own(void *object, void (*release) (void *))
+{
+	CoreOwner  *owner = palloc0(sizeof(CoreOwner));
+
+	owner->release = release;
+	owner->object = object;
+	owner->callback.func = release_core_object;
+	owner->callback.arg = owner;
+	MemoryContextRegisterResetCallback(CurrentMemoryContext, &owner->callback);
+	return owner;
+}
+
+static void
+free_page(void *p)
+{
+	sh_page_free((sh_page *) p);
+}
+
+static void
+free_html_text(void *p)
+{
+	sh_html_text_free((sh_html_text *) p);
+}
+
+static sh_unit
+parse_unit(const char *name)
+{
+	if (pg_strcasecmp(name, "word") == 0)
+		return SH_UNIT_WORD;
+	if (pg_strcasecmp(name, "character") == 0 || pg_strcasecmp(name, "char") == 0)
+		return SH_UNIT_CHARACTER;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown shingle unit \"%s\"", name),
+			 errhint("Use 'word' or 'character'.")));
+	pg_unreachable();
+}
+
+static sh_weighting
+parse_weighting(const char *name)
+{
+	if (pg_strcasecmp(name, "distinct") == 0)
+		return SH_WEIGHT_DISTINCT;
+	if (pg_strcasecmp(name, "frequency") == 0)
+		return SH_WEIGHT_FREQUENCY;
+	if (pg_strcasecmp(name, "log") == 0)
+		return SH_WEIGHT_LOG;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown weighting \"%s\"", name),
+			 errhint("Use 'distinct', 'frequency' or 'log'.")));
+	pg_unreachable();
+}
+
+/* Arguments: (content text, shingle text, size int, fold_case bool, weighting text). */
+static uint64
+page_simhash(FunctionCallInfo fcinfo, bool html)
+{
+	text	   *content = PG_GETARG_TEXT_PP(0);
+	const char *data = VARDATA_ANY(content);
+	size_t		len = VARSIZE_ANY_EXHDR(content);
+	sh_page_options options;
+	sh_page    *page;
+	sh_error	err;
+	sh_status	status;
+	CoreOwner  *owner;
+	uint64_t	result = 0;
+
+	options.unit = parse_unit(text_to_cstring(PG_GETARG_TEXT_PP(1)));
+	options.size = PG_GETARG_INT32(2);
+	options.fold_case = PG_GETARG_BOOL(3);
+	options.weighting = parse_weighting(text_to_cstring(PG_GETARG_TEXT_PP(4)));
+	options.html = html;
+	if (options.size < 1 || options.size > 64)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("shingle size must be between 1 and 64, got %d", options.size)));
+
+	status = sh_page_new(&options, &page, &err);
+	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	owner = own(page, free_page);
+	for (size_t done = 0; done < len; done += PIECE_BYTES)
+	{
+		CHECK_FOR_INTERRUPTS();
+		status = sh_page_feed(page, data + done, Min((size_t) PIECE_BYTES, len - done), &err);
+		sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	}
+	status = sh_page_simhash(page, &result, &err);
+	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	release_core_object(owner);
+	return result;
+}
+
+Datum
+simhash_text(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_SIMHASH(page_simhash(fcinfo, false));
+}
+
+Datum
+simhash_html(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_SIMHASH(page_simhash(fcinfo, true));
+}
+
+Datum
+html_text(PG_FUNCTION_ARGS)
+{
+	text	   *content = PG_GETARG_TEXT_PP(0);
+	const char *data = VARDATA_ANY(content);
+	size_t		len = VARSIZE_ANY_EXHDR(content);
+	sh_html_text *extractor;
+	sh_error	err;
+	sh_status	status;
+	CoreOwner  *owner;
+	const char *out;
+	size_t		out_len;
+	text	   *result;
+
+	status = sh_html_text_new(&extractor, &err);
+	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	owner = own(extractor, free_html_text);
+	for (size_t done = 0; done < len; done += PIECE_BYTES)
+	{
+		CHECK_FOR_INTERRUPTS();
+		status = sh_html_text_feed(extractor, data + done, Min((size_t) PIECE_BYTES, len - done), &err);
+		sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	}
+	status = sh_html_text_result(extractor, &out, &out_len, &err);
+	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	result = cstring_to_text_with_len(out, (int) out_len);
+	release_core_object(owner);
+	PG_RETURN_TEXT_P(result);
+}
