@@ -2,16 +2,16 @@
  * simhash(text, ...), simhash_html(text, ...) and html_text(text): the page pipeline of the core,
  * fed in 1 MB pieces with an interrupt check between them, so a huge page can be cancelled.
  *
- * The core's state is C++ memory: it is released by a reset callback of the calling memory
- * context, so an error or a cancel between pieces cannot leak it.
+ * The core's state is C++ memory, owned through core_owner.h: an error or a cancel between pieces
+ * cannot leak it.
  */
 #include "simhash_type.h"
 
 #include "miscadmin.h"
 #include "utils/builtins.h"
-#include "utils/memutils.h"
 
 #include "bridge_error.h"
+#include "core_owner.h"
 #include "page_bridge.h"
 
 #define PIECE_BYTES (1024 * 1024)
@@ -19,37 +19,6 @@
 PG_FUNCTION_INFO_V1(simhash_text);
 PG_FUNCTION_INFO_V1(simhash_html);
 PG_FUNCTION_INFO_V1(html_text);
-
-/* Owner of a core object for the lifetime of a memory context, unless released earlier. */
-typedef struct CoreOwner
-{
-	MemoryContextCallback callback;
-	void		(*release) (void *);
-	void	   *object;
-} CoreOwner;
-
-static void
-release_core_object(void *arg)
-{
-	CoreOwner  *owner = (CoreOwner *) arg;
-
-	if (owner->object)
-		owner->release(owner->object);
-	owner->object = NULL;
-}
-
-static CoreOwner *
-own(void *object, void (*release) (void *))
-{
-	CoreOwner  *owner = palloc0(sizeof(CoreOwner));
-
-	owner->release = release;
-	owner->object = object;
-	owner->callback.func = release_core_object;
-	owner->callback.arg = owner;
-	MemoryContextRegisterResetCallback(CurrentMemoryContext, &owner->callback);
-	return owner;
-}
 
 static void
 free_page(void *p)
@@ -119,7 +88,7 @@ page_simhash(FunctionCallInfo fcinfo, bool html)
 
 	status = sh_page_new(&options, &page, &err);
 	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
-	owner = own(page, free_page);
+	owner = core_owner_register(page, free_page);
 	for (size_t done = 0; done < len; done += PIECE_BYTES)
 	{
 		CHECK_FOR_INTERRUPTS();
@@ -128,7 +97,7 @@ page_simhash(FunctionCallInfo fcinfo, bool html)
 	}
 	status = sh_page_simhash(page, &result, &err);
 	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
-	release_core_object(owner);
+	core_owner_release(owner);
 	return result;
 }
 
@@ -160,7 +129,7 @@ html_text(PG_FUNCTION_ARGS)
 
 	status = sh_html_text_new(&extractor, &err);
 	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
-	owner = own(extractor, free_html_text);
+	owner = core_owner_register(extractor, free_html_text);
 	for (size_t done = 0; done < len; done += PIECE_BYTES)
 	{
 		CHECK_FOR_INTERRUPTS();
@@ -170,6 +139,6 @@ html_text(PG_FUNCTION_ARGS)
 	status = sh_html_text_result(extractor, &out, &out_len, &err);
 	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
 	result = cstring_to_text_with_len(out, (int) out_len);
-	release_core_object(owner);
+	core_owner_release(owner);
 	PG_RETURN_TEXT_P(result);
 }

@@ -1,9 +1,14 @@
 /*
- * Library entry: module magic and the load-time CPU check.
+ * Library entry: module magic, the load-time CPU check, and the extension's settings.
  */
 #include "postgres.h"
 
+#include <limits.h>
+
 #include "fmgr.h"
+#include "utils/guc.h"
+
+#include "crawl_source.h"
 
 PG_MODULE_MAGIC;
 
@@ -20,4 +25,11 @@ _PG_init(void)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("simhash requires a CPU with the POPCNT instruction")));
 #endif
+
+	DefineCustomIntVariable("simhash.pairs_memory_limit",
+							"Memory simhash_pairs and simhash_clusters may use for their input rows.",
+							"A source with more rows than fit is an error, not a slow job.",
+							&sh_pairs_memory_limit_kb, 1024 * 1024, 64, INT_MAX, PGC_USERSET,
+							GUC_UNIT_KB, NULL, NULL, NULL);
+	MarkGUCPrefixReserved("simhash");
 }

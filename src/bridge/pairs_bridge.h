@@ -1,0 +1,56 @@
+/* C API of the crawl-scale jobs (src/core/all_pairs.hpp). */
+#ifndef SIMHASH_PAIRS_BRIDGE_H
+#define SIMHASH_PAIRS_BRIDGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bridge_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sh_pair
+{
+	int64_t		id_a;
+	int64_t		id_b;
+	int32_t		distance;
+} sh_pair;
+
+typedef struct sh_cluster_member
+{
+	int64_t		id;
+	int64_t		cluster_id;
+} sh_cluster_member;
+
+typedef struct sh_pairs_job sh_pairs_job;	/* opaque: C++ memory */
+
+/* Bytes the job needs for n rows, besides its output. */
+size_t		sh_pairs_memory(size_t n) SH_NOEXCEPT;
+
+/* Copies the rows; ids must be distinct. */
+sh_status	sh_pairs_new(const int64_t *ids, const uint64_t *hashes, size_t n, int k,
+						 sh_pairs_job **job, sh_error *err) SH_NOEXCEPT;
+/*
+ * Runs one bounded step. Its pairs are in *pairs[0..*npairs) until the next call; *more is false
+ * once the job is done. With keep != 0 the pairs are also kept for sh_pairs_clusters.
+ */
+sh_status	sh_pairs_step(sh_pairs_job *job, int keep, const sh_pair **pairs, size_t *npairs,
+						  int *more, sh_error *err) SH_NOEXCEPT;
+/*
+ * Connected components of the kept pairs: (id, smallest id of its component), by id; with
+ * singletons, every input row is listed (alone: its own id). Valid until sh_pairs_free.
+ */
+sh_status	sh_pairs_clusters(sh_pairs_job *job, int singletons, const sh_cluster_member **members,
+							  size_t *nmembers, sh_error *err) SH_NOEXCEPT;
+void		sh_pairs_free(sh_pairs_job *job) SH_NOEXCEPT;
+
+/* Writes the band keys of hash for radius k into keys (room for 65); returns their number. */
+sh_status	sh_band_keys(uint64_t hash, int k, int64_t *keys, size_t *nkeys, sh_error *err) SH_NOEXCEPT;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

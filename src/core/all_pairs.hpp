@@ -1,0 +1,65 @@
+// Every pair of rows within Hamming distance k, exactly, without comparing all pairs.
+//
+// The 64 bits are split into B contiguous blocks. Two hashes within distance k differ on at most k
+// blocks, so they agree exactly on at least t = B - k of them. For every choice of t blocks there
+// is one table: the rows sorted by those blocks' bits, so rows agreeing on them are adjacent and
+// only those are compared. A pair that agrees on several choices is emitted only from the first
+// one (in lexicographic order of block choices), so each pair comes out once without a set of
+// pairs seen. B is chosen per (N, k) to minimise the estimated sorting plus comparing work.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace simhash {
+
+struct Pair {
+    int64_t id_a;  // id_a < id_b
+    int64_t id_b;
+    int32_t distance;
+};
+
+struct AllPairsPlan {
+    int blocks = 0;         // B
+    int agree = 0;          // t: blocks two hashes within k must agree on
+    std::size_t tables = 0; // C(B, t)
+};
+
+AllPairsPlan plan_all_pairs(std::size_t n, int k);
+
+// Memory the job needs for n rows, besides the pairs it emits (for the caller's limit check).
+std::size_t all_pairs_memory(std::size_t n);
+
+class AllPairsJob {
+public:
+    // ids must be distinct (the caller checks); throws InvalidArgument if k is outside 0..64.
+    AllPairsJob(std::vector<int64_t> ids, std::vector<uint64_t> hashes, int k);
+    const AllPairsPlan &plan() const { return plan_; }
+    // Processes the next table, appending its pairs; false once every table is done.
+    bool step(std::vector<Pair> &out);
+
+private:
+    void next_choice();
+    std::vector<int64_t> ids_;
+    std::vector<uint64_t> hashes_;
+    int k_;
+    AllPairsPlan plan_;
+    std::vector<uint64_t> block_masks_;  // mask of each block's bits
+    std::vector<int> choice_;            // current t-subset of blocks, increasing
+    bool done_ = false;
+    std::vector<uint64_t> keys_;         // scratch: (key, row) sorted per table
+    std::vector<uint32_t> rows_;
+    std::vector<uint64_t> tmp_keys_;
+    std::vector<uint32_t> tmp_rows_;
+};
+
+// Connected components of the "within k" graph: cluster id = smallest id in the component.
+// Returns (id, cluster_id) for every id in a pair, sorted by id.
+std::vector<std::pair<int64_t, int64_t>> connected_components(const std::vector<Pair> &pairs);
+
+// Band keys for an equi-join: two hashes within k share at least one key. Block b (of k + 1
+// blocks, see mih_blocks layout rules) gives the key (b << 56) | block value.
+std::vector<int64_t> band_keys(uint64_t hash, int k);
+
+}  // namespace simhash

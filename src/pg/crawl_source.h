@@ -1,0 +1,27 @@
+/*
+ * Reading the (id, simhash) rows of a crawl from a source query, for the crawl-scale jobs.
+ */
+#ifndef SIMHASH_CRAWL_SOURCE_H
+#define SIMHASH_CRAWL_SOURCE_H
+
+#include "postgres.h"
+
+typedef struct CrawlRows
+{
+	int64	   *ids;
+	uint64	   *hashes;
+	size_t		n;
+} CrawlRows;
+
+/* simhash.pairs_memory_limit, in kB. */
+extern int	sh_pairs_memory_limit_kb;
+
+/*
+ * Runs source (SQL returning id bigint|integer, sh simhash|bigint) through SPI and returns its rows
+ * in CurrentMemoryContext. Rows with a NULL id or hash are skipped and counted in a NOTICE;
+ * a duplicate id, wrong columns, or more rows than the memory limit allows are errors.
+ * bytes_per_row is what the job will need per row, for the limit.
+ */
+extern CrawlRows read_crawl_source(const char *source, Oid simhash_type, size_t bytes_per_row);
+
+#endif

@@ -1,0 +1,28 @@
+-- ===== Crawl-scale duplicate detection ====================================================
+-- source: SQL text returning two columns, (id bigint|integer|smallint, sh simhash|bigint).
+CREATE FUNCTION simhash_pairs(source text, k integer DEFAULT 5)
+    RETURNS TABLE (id_a bigint, id_b bigint, distance integer)
+    AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+CREATE FUNCTION simhash_clusters(source text, k integer DEFAULT 5, singletons boolean DEFAULT false)
+    RETURNS TABLE (id bigint, cluster_id bigint)
+    AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+CREATE FUNCTION simhash_cluster_summary(source text, k integer DEFAULT 5)
+    RETURNS TABLE (cluster_id bigint, size bigint, representative bigint)
+    LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE
+    BEGIN ATOMIC
+        SELECT c.cluster_id, count(*), min(c.id)
+        FROM @extschema@.simhash_clusters(source, k) c
+        GROUP BY c.cluster_id
+        ORDER BY count(*) DESC, c.cluster_id;
+    END;
+CREATE FUNCTION simhash_band_keys(sh simhash, k integer) RETURNS bigint[]
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION simhash_pairs(text, integer) IS
+    'every pair of source rows within Hamming distance k, once each, id_a < id_b';
+COMMENT ON FUNCTION simhash_clusters(text, integer, boolean) IS
+    'connected components of the within-k graph: cluster_id = smallest id in the cluster';
+COMMENT ON FUNCTION simhash_cluster_summary(text, integer) IS
+    'one row per duplicate cluster: its size and representative (smallest id), largest first';
+COMMENT ON FUNCTION simhash_band_keys(simhash, integer) IS
+    'keys such that two hashes within k share at least one: the equi-join form of the radius';
