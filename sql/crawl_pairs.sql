@@ -18,6 +18,9 @@ SELECT * FROM simhash_pairs('SELECT id, sh FROM small', 1) ORDER BY 1, 2;
 SELECT * FROM simhash_clusters('SELECT id, sh FROM small', 1) ORDER BY id;
 SELECT * FROM simhash_clusters('SELECT id, sh FROM small', 1, singletons => true) ORDER BY id;
 SELECT * FROM simhash_cluster_summary('SELECT id, sh FROM small', 1);
+-- An empty source (or one of only NULLs) has no pairs and no clusters.
+SELECT count(*) FROM simhash_pairs('SELECT id, sh FROM small WHERE false', 5);
+SELECT count(*) FROM simhash_clusters('SELECT id, sh FROM small WHERE id IS NULL', 5, singletons => true);
 -- k = 64: every pair; integer ids and bigint hashes are accepted too.
 SELECT count(*) FROM simhash_pairs('SELECT id::int, sh::bigint FROM small WHERE id IS NOT NULL AND sh IS NOT NULL', 64);
 
@@ -101,4 +104,9 @@ CREATE TABLE huge AS SELECT i AS id, ('x' || substr(md5(i::text), 1, 16))::bit(6
 SET statement_timeout = '300ms';
 SELECT count(*) FROM simhash_pairs('SELECT id, sh FROM huge', 20);
 RESET statement_timeout;
+-- The cancelled job's threads are gone: the session runs the next job normally, on one thread too.
+SET simhash.job_threads = 1;
+SELECT count(*) FROM simhash_pairs('SELECT id, sh FROM crawl', 5);
+RESET simhash.job_threads;
+SELECT pg_temp.try($$SET simhash.job_threads = 0$$);
 DROP TABLE small, crawl, brute, big, huge;

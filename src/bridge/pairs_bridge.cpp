@@ -7,6 +7,10 @@
 #include "bridge_guard.hpp"
 
 struct sh_pairs_job {
+    sh_pairs_job(std::vector<int64_t> row_ids, std::vector<uint64_t> hashes, int k, int threads)
+        : ids(std::move(row_ids)), job(ids, std::move(hashes), k, threads)
+    {
+    }
     std::vector<int64_t> ids;  // for singletons
     simhash::AllPairsJob job;
     std::vector<sh_pair> batch;
@@ -17,21 +21,20 @@ struct sh_pairs_job {
 
 using simhash::guarded;
 
-extern "C" size_t sh_pairs_memory(size_t n) noexcept { return simhash::all_pairs_memory(n); }
+extern "C" size_t sh_pairs_memory(size_t n, int threads) noexcept { return simhash::all_pairs_memory(n, threads); }
 
-extern "C" sh_status sh_pairs_new(const int64_t *ids, const uint64_t *hashes, size_t n, int k,
+extern "C" sh_status sh_pairs_new(const int64_t *ids, const uint64_t *hashes, size_t n, int k, int threads,
                                   sh_pairs_job **job, sh_error *err) noexcept
 {
     *job = nullptr;
     return guarded(err, [&] {
         std::vector<int64_t> id_copy(ids, ids + n);
-        *job = new sh_pairs_job{id_copy, simhash::AllPairsJob(id_copy, std::vector<uint64_t>(hashes, hashes + n), k),
-                                {}, {}, {}, {}};
+        *job = new sh_pairs_job(std::move(id_copy), std::vector<uint64_t>(hashes, hashes + n), k, threads);
     });
 }
 
 extern "C" sh_status sh_pairs_step(sh_pairs_job *job, int keep, const sh_pair **pairs, size_t *npairs,
-                                   int *more, sh_error *err) noexcept
+                                   size_t *kept_bytes, int *more, sh_error *err) noexcept
 {
     return guarded(err, [&] {
         job->step_pairs.clear();
@@ -41,6 +44,7 @@ extern "C" sh_status sh_pairs_step(sh_pairs_job *job, int keep, const sh_pair **
         if (keep) job->kept.insert(job->kept.end(), job->step_pairs.begin(), job->step_pairs.end());
         *pairs = job->batch.data();
         *npairs = job->batch.size();
+        *kept_bytes = job->kept.capacity() * sizeof(simhash::Pair);
     });
 }
 

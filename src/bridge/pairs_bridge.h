@@ -26,18 +26,19 @@ typedef struct sh_cluster_member
 
 typedef struct sh_pairs_job sh_pairs_job;	/* opaque: C++ memory */
 
-/* Bytes the job needs for n rows, besides its output. */
-size_t		sh_pairs_memory(size_t n) SH_NOEXCEPT;
+/* Bytes the job needs for n rows on threads threads, besides the pairs it keeps. */
+size_t		sh_pairs_memory(size_t n, int threads) SH_NOEXCEPT;
 
-/* Copies the rows; ids must be distinct. */
-sh_status	sh_pairs_new(const int64_t *ids, const uint64_t *hashes, size_t n, int k,
+/* Copies the rows (ids must be distinct) and starts the job on threads worker threads. */
+sh_status	sh_pairs_new(const int64_t *ids, const uint64_t *hashes, size_t n, int k, int threads,
 						 sh_pairs_job **job, sh_error *err) SH_NOEXCEPT;
 /*
- * Runs one bounded step. Its pairs are in *pairs[0..*npairs) until the next call; *more is false
- * once the job is done. With keep != 0 the pairs are also kept for sh_pairs_clusters.
+ * Waits at most about 100 ms for pairs. They are in *pairs[0..*npairs) until the next call;
+ * *more is false once the job is done. With keep != 0 the pairs are also kept for
+ * sh_pairs_clusters, and *kept_bytes tells how much memory they hold.
  */
 sh_status	sh_pairs_step(sh_pairs_job *job, int keep, const sh_pair **pairs, size_t *npairs,
-						  int *more, sh_error *err) SH_NOEXCEPT;
+						  size_t *kept_bytes, int *more, sh_error *err) SH_NOEXCEPT;
 /*
  * Connected components of the kept pairs: (id, smallest id of its component), by id; with
  * singletons, every input row is listed (alone: its own id). Valid until sh_pairs_free.

@@ -8,8 +8,13 @@
 // pairs seen. B is chosen per (N, k) to minimise the estimated sorting plus comparing work.
 #pragma once
 
+#include <atomic>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 namespace simhash {
@@ -28,30 +33,49 @@ struct AllPairsPlan {
 
 AllPairsPlan plan_all_pairs(std::size_t n, int k);
 
-// Memory the job needs for n rows, besides the pairs it emits (for the caller's limit check).
-std::size_t all_pairs_memory(std::size_t n);
+// Memory the job needs for n rows on the given number of threads, besides the pairs it emits
+// (for the caller's limit check).
+std::size_t all_pairs_memory(std::size_t n, int threads);
 
+// The tables are independent, so worker threads take them one at a time while the caller's
+// thread only collects pairs: it stays free to notice a cancel. Workers run with every signal
+// blocked (signals belong to the caller's thread) and stop within milliseconds of the job's
+// destruction, which joins them.
 class AllPairsJob {
 public:
     // ids must be distinct (the caller checks); throws InvalidArgument if k is outside 0..64.
-    AllPairsJob(std::vector<int64_t> ids, std::vector<uint64_t> hashes, int k);
+    AllPairsJob(std::vector<int64_t> ids, std::vector<uint64_t> hashes, int k, int threads = 1);
+    ~AllPairsJob();
+    AllPairsJob(const AllPairsJob &) = delete;
+    AllPairsJob &operator=(const AllPairsJob &) = delete;
+
     const AllPairsPlan &plan() const { return plan_; }
-    // Processes the next table, appending its pairs; false once every table is done.
-    bool step(std::vector<Pair> &out);
+    // Waits at most wait_ms for pairs and appends those found so far to out; false once every
+    // table is done and its pairs delivered. Rethrows what a worker threw.
+    bool step(std::vector<Pair> &out, int wait_ms = 100);
 
 private:
-    void next_choice();
+    struct Scratch;
+    void work();
+    void run_table(std::size_t table, Scratch &s);
+    void deliver(std::vector<Pair> &pairs);
+
     std::vector<int64_t> ids_;
     std::vector<uint64_t> hashes_;
     int k_;
     AllPairsPlan plan_;
-    std::vector<uint64_t> block_masks_;  // mask of each block's bits
-    std::vector<int> choice_;            // current t-subset of blocks, increasing
-    bool done_ = false;
-    std::vector<uint64_t> keys_;         // scratch: (key, row) sorted per table
-    std::vector<uint32_t> rows_;
-    std::vector<uint64_t> tmp_keys_;
-    std::vector<uint32_t> tmp_rows_;
+    std::vector<uint64_t> block_masks_;       // mask of each block's bits
+    std::vector<std::vector<int>> choices_;   // each table's t blocks, in lexicographic order
+
+    std::atomic<std::size_t> next_table_{0};
+    std::atomic<bool> stop_{false};
+    std::mutex mutex_;
+    std::condition_variable ready_;           // pairs delivered or a worker finished
+    std::condition_variable room_;            // the caller took the delivered pairs
+    std::vector<Pair> delivered_;
+    int running_ = 0;
+    std::exception_ptr failure_;
+    std::vector<std::thread> workers_;
 };
 
 // Connected components of the "within k" graph: cluster id = smallest id in the component.

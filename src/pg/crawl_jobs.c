@@ -2,8 +2,8 @@
  * simhash_pairs, simhash_clusters and simhash_band_keys: crawl-scale duplicate detection.
  *
  * The rows come from a source query (SQL text returning id and simhash, as pgRouting's functions
- * take their edges). The core runs the job one table at a time; between steps this code checks
- * for interrupts and moves the step's pairs into the result tuplestore.
+ * take their edges). The core's worker threads run the job while this backend's own thread
+ * collects their pairs into the result tuplestore, checking for interrupts at least every 100 ms.
  */
 #include "simhash_type.h"
 
@@ -54,8 +54,8 @@ run_job(FunctionCallInfo fcinfo, int k, bool keep, ReturnSetInfo *out, CoreOwner
 	if (!simhash_objects_for(fcinfo->flinfo->fn_oid, &objs))
 		elog(ERROR, "simhash extension objects not found");
 	rows = read_crawl_source(text_to_cstring(PG_GETARG_TEXT_PP(0)), objs.simhash_type,
-							 sh_pairs_memory(1));
-	status = sh_pairs_new(rows.ids, rows.hashes, rows.n, k, &job, &err);
+							 sh_pairs_memory(1, sh_job_threads) - sh_pairs_memory(0, sh_job_threads));
+	status = sh_pairs_new(rows.ids, rows.hashes, rows.n, k, sh_job_threads, &job, &err);
 	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
 	*owner = core_owner_register(job, free_job);
 	pfree(rows.ids);
@@ -65,10 +65,17 @@ run_job(FunctionCallInfo fcinfo, int k, bool keep, ReturnSetInfo *out, CoreOwner
 	{
 		const sh_pair *pairs;
 		size_t		npairs;
+		size_t		kept_bytes;
 
 		CHECK_FOR_INTERRUPTS();
-		status = sh_pairs_step(job, keep, &pairs, &npairs, &more, &err);
+		status = sh_pairs_step(job, keep, &pairs, &npairs, &kept_bytes, &more, &err);
 		sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+		if (kept_bytes > (size_t) sh_pairs_memory_limit_kb * 1024)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("the pairs for clustering need more than simhash.pairs_memory_limit (%d kB)",
+							sh_pairs_memory_limit_kb),
+					 errhint("Raise simhash.pairs_memory_limit, lower the radius, or process the crawl in parts.")));
 		for (size_t i = 0; out && i < npairs; i++)
 		{
 			Datum		values[3] = {Int64GetDatum(pairs[i].id_a), Int64GetDatum(pairs[i].id_b),

@@ -10,6 +10,7 @@
 #define FETCH_ROWS 10000
 
 int			sh_pairs_memory_limit_kb = 1024 * 1024;
+int			sh_job_threads = 2;
 
 static int
 compare_int64(const void *a, const void *b)
@@ -131,8 +132,16 @@ read_crawl_source(const char *source, Oid simhash_type, size_t bytes_per_row)
 
 	if (skipped > 0)
 		ereport(NOTICE,
-				(errmsg("skipped %lld source rows with a NULL id or hash", (long long) skipped)));
+				(errmsg_plural("skipped %lld source row with a NULL id or hash",
+							   "skipped %lld source rows with a NULL id or hash",
+							   skipped, (long long) skipped)));
 
+	if (rows.ids == NULL)
+	{
+		/* An empty source still returns arrays the caller can free. */
+		rows.ids = MemoryContextAlloc(target, sizeof(int64));
+		rows.hashes = MemoryContextAlloc(target, sizeof(uint64));
+	}
 	sorted = palloc_extended(Max(rows.n, 1) * sizeof(int64), MCXT_ALLOC_HUGE);
 	memcpy(sorted, rows.ids, rows.n * sizeof(int64));
 	qsort(sorted, rows.n, sizeof(int64), compare_int64);

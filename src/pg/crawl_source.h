@@ -13,8 +13,9 @@ typedef struct CrawlRows
 	size_t		n;
 } CrawlRows;
 
-/* simhash.pairs_memory_limit, in kB. */
+/* simhash.pairs_memory_limit, in kB, and simhash.job_threads. */
 extern int	sh_pairs_memory_limit_kb;
+extern int	sh_job_threads;
 
 /*
  * Runs source (SQL returning id bigint|integer, sh simhash|bigint) through SPI and returns its rows

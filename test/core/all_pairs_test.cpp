@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <random>
 #include <set>
 #include <tuple>
@@ -55,9 +57,9 @@ std::vector<std::tuple<int64_t, int64_t, int>> brute(const Data &d, int k)
     return out;
 }
 
-std::vector<std::tuple<int64_t, int64_t, int>> fast(const Data &d, int k)
+std::vector<std::tuple<int64_t, int64_t, int>> fast(const Data &d, int k, int threads = 1)
 {
-    AllPairsJob job(d.ids, d.hashes, k);
+    AllPairsJob job(d.ids, d.hashes, k, threads);
     std::vector<Pair> pairs;
     while (job.step(pairs)) {}
     std::vector<std::tuple<int64_t, int64_t, int>> out;
@@ -75,6 +77,51 @@ TEST(AllPairs, EqualsBruteForceOnClusteredDataForEveryRadius)
         auto expected = brute(d, k);
         ASSERT_EQ(fast(d, k), expected) << "k=" << k;  // also: no pair twice
     }
+}
+
+TEST(AllPairs, ThreadsFindTheSamePairs)
+{
+    const Data d = clustered(5000, 2);
+    for (int k : {0, 3, 5, 8, 16}) {
+        const auto one = fast(d, k, 1);
+        EXPECT_EQ(fast(d, k, 2), one) << "k=" << k;
+        EXPECT_EQ(fast(d, k, 7), one) << "k=" << k;
+    }
+}
+
+TEST(AllPairs, WorkersPauseWhileTheCallerDoesNotCollect)
+{
+    // k = 64 on 2,000 rows: 1,999,000 pairs, more than may wait for the caller at once.
+    Data d;
+    for (int i = 0; i < 2000; ++i) {
+        d.ids.push_back(i);
+        d.hashes.push_back(uint64_t(i) * 0x9E3779B97F4A7C15ULL);
+    }
+    AllPairsJob job(d.ids, d.hashes, 64, 2);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    std::vector<Pair> first;
+    ASSERT_TRUE(job.step(first));
+    EXPECT_LE(first.size(), std::size_t(1) << 21) << "workers kept going without the caller";
+    std::vector<Pair> rest;
+    while (job.step(rest)) {}
+    EXPECT_EQ(first.size() + rest.size(), 2000u * 1999 / 2);
+}
+
+TEST(AllPairs, DestroyingARunningJobStopsItsWorkers)
+{
+    // Every pair of 200,000 rows: ~20 billion comparisons, hours of work unless stopped.
+    Data d;
+    for (int i = 0; i < 200000; ++i) {
+        d.ids.push_back(i);
+        d.hashes.push_back(uint64_t(i) * 0x9E3779B97F4A7C15ULL);
+    }
+    const auto start = std::chrono::steady_clock::now();
+    {
+        AllPairsJob job(d.ids, d.hashes, 64, 2);
+        std::vector<Pair> some;
+        EXPECT_TRUE(job.step(some, 50));
+    }
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
 }
 
 TEST(AllPairs, IdenticalHashesAndManyRowsSharingOne)
@@ -102,6 +149,7 @@ TEST(AllPairs, PlansAdaptToSizeAndRadius)
     }
     EXPECT_THROW(AllPairsJob({1}, {1}, 65), InvalidArgument);
     EXPECT_THROW(AllPairsJob({1}, {1}, -1), InvalidArgument);
+    EXPECT_THROW(AllPairsJob({1}, {1}, 5, 0), InvalidArgument);
     AllPairsJob empty({}, {}, 5);
     std::vector<Pair> out;
     EXPECT_FALSE(empty.step(out));
