@@ -50,6 +50,11 @@ COMPILE.c.bc += $(ARCH_FLAGS)
 $(DATA_built): $(INSTALL_SQL_PARTS)
 	cat $^ > $@
 
+# PGXS tracks no header dependencies: rebuild every object when any project header changes, so a
+# changed class layout can never be linked against objects compiled with the old one.
+PROJECT_HEADERS = $(wildcard src/core/*.h src/core/*.hpp src/bridge/*.h src/bridge/*.hpp src/pg/*.h)
+$(OBJS) $(OBJS:.o=.bc): $(PROJECT_HEADERS)
+
 # ---- C++ core tests, built without PostgreSQL ------------------------------------------------
 CORE_TEST_SRCS = $(sort $(wildcard test/core/*.cpp))
 CORE_CXX       = g++ -std=c++17 -O2 -g $(ARCH_FLAGS) -Wall -Wextra $(if $(WERROR),-Werror) -Isrc/core -Isrc/bridge

@@ -7,11 +7,10 @@
 #include "bridge_guard.hpp"
 
 struct sh_pairs_job {
-    sh_pairs_job(std::vector<int64_t> row_ids, std::vector<uint64_t> hashes, int k, int threads)
-        : ids(std::move(row_ids)), job(ids, std::move(hashes), k, threads)
+    sh_pairs_job(std::vector<int64_t> ids, std::vector<uint64_t> hashes, int k, int threads)
+        : job(std::move(ids), std::move(hashes), k, threads)
     {
     }
-    std::vector<int64_t> ids;  // for singletons
     simhash::AllPairsJob job;
     std::vector<sh_pair> batch;
     std::vector<simhash::Pair> kept;
@@ -56,7 +55,7 @@ extern "C" sh_status sh_pairs_clusters(sh_pairs_job *job, int singletons, const 
         job->members.clear();
         std::size_t c = 0;
         if (singletons) {
-            std::vector<int64_t> all = job->ids;
+            std::vector<int64_t> all = job->job.ids();
             std::sort(all.begin(), all.end());
             for (int64_t id : all) {
                 while (c < components.size() && components[c].first < id) ++c;

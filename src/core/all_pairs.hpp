@@ -37,7 +37,9 @@ AllPairsPlan plan_all_pairs(std::size_t n, int k);
 // (for the caller's limit check).
 std::size_t all_pairs_memory(std::size_t n, int threads);
 
-// The tables are independent, so worker threads take them one at a time while the caller's
+// Tables with the same first block share a partitioning of the rows by that block's leading bits,
+// so each table sorts cache-sized partitions instead of all rows. Such groups of tables are
+// independent, so worker threads take them one at a time while the caller's
 // thread only collects pairs: it stays free to notice a cancel. Workers run with every signal
 // blocked (signals belong to the caller's thread) and stop within milliseconds of the job's
 // destruction, which joins them.
@@ -50,6 +52,7 @@ public:
     AllPairsJob &operator=(const AllPairsJob &) = delete;
 
     const AllPairsPlan &plan() const { return plan_; }
+    const std::vector<int64_t> &ids() const { return ids_; }
     // Waits at most wait_ms for pairs and appends those found so far to out; false once every
     // table is done and its pairs delivered. Rethrows what a worker threw.
     bool step(std::vector<Pair> &out, int wait_ms = 100);
@@ -57,7 +60,8 @@ public:
 private:
     struct Scratch;
     void work();
-    void run_table(std::size_t table, Scratch &s);
+    void run_group(std::size_t group, Scratch &s);
+    void run_partition(const std::vector<int> &choice, int part_bits, std::size_t lo, std::size_t m, Scratch &s);
     void deliver(std::vector<Pair> &pairs);
 
     std::vector<int64_t> ids_;
@@ -66,8 +70,10 @@ private:
     AllPairsPlan plan_;
     std::vector<uint64_t> block_masks_;       // mask of each block's bits
     std::vector<std::vector<int>> choices_;   // each table's t blocks, in lexicographic order
+    // Ranges of tables with the same first block: a worker's unit of work.
+    std::vector<std::pair<std::size_t, std::size_t>> groups_;
 
-    std::atomic<std::size_t> next_table_{0};
+    std::atomic<std::size_t> next_group_{0};
     std::atomic<bool> stop_{false};
     std::mutex mutex_;
     std::condition_variable ready_;           // pairs delivered or a worker finished
