@@ -22,11 +22,9 @@ SELECT n AS copies, urls[1] AS example, urls[2] AS same_as
 FROM (SELECT count(*) AS n, array_agg(url ORDER BY url) AS urls FROM pages GROUP BY sh HAVING count(*) > 1) g
 ORDER BY n DESC, example LIMIT 5;
 
-\echo '--- near-duplicate pairs (Hamming distance 1..5), through the index'
+\echo '--- near-duplicate pairs (Hamming distance 1..5): simhash_pairs over the whole crawl'
 \timing on
-CREATE TEMP TABLE near AS
-SELECT a.id AS id_a, b.id AS id_b, hamming(a.sh, b.sh) AS distance
-FROM pages a JOIN pages b ON hamming(a.sh, b.sh) <= 5 AND a.id < b.id;
+CREATE TEMP TABLE near AS SELECT * FROM simhash_pairs('SELECT id, sh FROM pages', 5);
 \timing off
 SELECT distance, count(*) AS pairs FROM near GROUP BY distance ORDER BY distance;
 \echo '--- examples side by side'
@@ -34,7 +32,24 @@ SELECT n.distance, a.url AS page, b.url AS near_duplicate
 FROM near n JOIN pages a ON a.id = n.id_a JOIN pages b ON b.id = n.id_b
 WHERE n.distance > 0
 ORDER BY n.distance DESC, a.url LIMIT 8;
-\echo '--- the pages with the most near-duplicates'
-SELECT p.url, count(*) AS near_duplicates
-FROM (SELECT id_a AS id FROM near UNION ALL SELECT id_b FROM near) x JOIN pages p USING (id)
-GROUP BY p.url ORDER BY near_duplicates DESC, p.url LIMIT 5;
+
+\echo '--- duplicate clusters (pages linked by chains of pairs within 5 bits): simhash_clusters'
+\timing on
+CREATE TEMP TABLE clusters AS SELECT * FROM simhash_clusters('SELECT id, sh FROM pages', 5);
+\timing off
+SELECT count(DISTINCT cluster_id) AS clusters, count(*) AS pages_in_clusters,
+       (SELECT count(*) FROM pages) - count(*) AS pages_without_duplicate
+FROM clusters;
+\echo '--- the largest clusters, each with its representative page and two other members'
+SELECT s.size, r.url AS representative,
+       (SELECT string_agg(p.url, ' | ' ORDER BY p.url) FROM (
+            SELECT p.url FROM clusters c JOIN pages p ON p.id = c.id
+            WHERE c.cluster_id = s.cluster_id AND c.id <> s.representative ORDER BY p.url LIMIT 2) p) AS members
+FROM simhash_cluster_summary('SELECT id, sh FROM pages', 5) s JOIN pages r ON r.id = s.representative
+ORDER BY s.size DESC, r.url LIMIT 6;
+
+\echo '--- the near-duplicates of one page, through the index (what a crawler asks for each new page)'
+SELECT p.url, hamming(p.sh, q.sh) AS distance
+FROM pages q JOIN pages p ON hamming(p.sh, q.sh) <= 5 AND p.id <> q.id
+WHERE q.id = (SELECT id_a FROM near WHERE distance > 0 ORDER BY distance DESC, id_a LIMIT 1)
+ORDER BY distance, p.url LIMIT 5;
