@@ -187,7 +187,7 @@ std::string heatmap_svg(const std::vector<HeatmapCell> &cells, const HeatmapOpti
 
     // Legend: the colour bar from the fewest (bottom) to the most (top) pairs per cell, with counts.
     const int bar_w = 18, bar_h = kPlotHeight;
-    s += format("<text x=\"%.0f\" y=\"%.0f\">pairs per cell</text>\n", kLegendX, kHeatmapTopPx - 6);
+    s += format("<text x=\"%.0f\" y=\"%.0f\">pairs per cell</text>\n", kLegendX, kHeatmapTopPx - 14);
     for (int i = 0; i < kLegendSteps; ++i) {
         const double pos = (i + 0.5) / kLegendSteps;
         const double top = kHeatmapTopPx + bar_h * (1.0 - double(i + 1) / kLegendSteps);
