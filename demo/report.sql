@@ -2,10 +2,20 @@
 \pset footer off
 \timing off
 \echo
-\echo '=== fingerprinting: simhash of every page''s visible text'
+\echo '=== fingerprinting: simhash and the legacy fingerprints of every page''s visible text, package by package'
+ALTER TABLE pages ADD COLUMN sh simhash, ADD COLUMN fp fingerprints;
 \timing on
-ALTER TABLE pages ADD COLUMN sh simhash;
-UPDATE pages SET sh = simhash_html(html);
+DO $$
+DECLARE
+    p text;
+    n bigint;
+BEGIN
+    FOR p IN SELECT DISTINCT package FROM pages ORDER BY 1 LOOP
+        UPDATE pages SET sh = simhash_html(html), fp = fingerprints_html(html) WHERE package = p;
+        GET DIAGNOSTICS n = ROW_COUNT;
+        RAISE NOTICE 'hashed % pages of %', n, p;
+    END LOOP;
+END $$;
 \timing off
 CREATE INDEX pages_sh_mih ON pages USING gin (sh simhash_mih_ops);
 ANALYZE pages;
@@ -53,3 +63,44 @@ SELECT p.url, hamming(p.sh, q.sh) AS distance
 FROM pages q JOIN pages p ON hamming(p.sh, q.sh) <= 5 AND p.id <> q.id
 WHERE q.id = (SELECT id_a FROM near WHERE distance > 0 ORDER BY distance DESC, id_a LIMIT 1)
 ORDER BY distance, p.url LIMIT 5;
+
+\echo
+\echo '=== simhash against the legacy fingerprints (duplicate when fingerprint difference <= 6) ==='
+\echo '--- every pair within 10 bits or 6 fingerprint entries, exactly (simhash_threshold_pairs)'
+\timing on
+CREATE TEMP TABLE close_pairs AS SELECT * FROM simhash_threshold_pairs('SELECT id, sh, fp FROM pages', 10, 6);
+\timing off
+\echo '--- the quadrants at fingerprints <= 6 / simhash <= 5, over all pairs of pages'
+SELECT quadrant, fingerprints_say, simhash_says, pairs
+FROM simhash_quadrants('SELECT fp_diff, sh_diff FROM close_pairs', 6, 5,
+                       total_pairs => (SELECT count(*) * (count(*) - 1) / 2 FROM pages));
+\echo '--- the threshold sweep: pairs simhash flags at each k, and how many of them fingerprints call different'
+SELECT k, flagged, flagged_fp_different, fp_flagged_missed,
+       CASE WHEN recommended THEN '<- recommended: the largest k with none' ELSE '' END AS note
+FROM simhash_threshold_sweep('SELECT fp_diff, sh_diff FROM close_pairs', 6, 10);
+\echo '--- the "simhash says duplicate, fingerprints say different" corner at 6/5: examples'
+SELECT c.sh_diff, c.fp_diff, a.url AS page, b.url AS other
+FROM close_pairs c JOIN pages a ON a.id = c.id_a JOIN pages b ON b.id = c.id_b
+WHERE c.sh_diff <= 5 AND c.fp_diff > 6
+ORDER BY c.fp_diff DESC, a.url LIMIT 5;
+
+\echo '--- heat maps of a uniform sample of 2,000,000 pairs within each package (the "crawls")'
+\timing on
+CREATE TEMP TABLE sample_hist AS
+SELECT * FROM simhash_joint_histogram($$
+    SELECT fingerprint_diff(a.fp, b.fp), hamming(a.sh, b.sh)
+    FROM simhash_sample_pairs('SELECT id, package FROM pages', 2000000, seed => 1, within_group => true) s
+    JOIN pages a ON a.id = s.id_a JOIN pages b ON b.id = s.id_b $$);
+\timing off
+SELECT count(*) AS cells, sum(pairs) AS pairs, max(pairs) AS largest_cell FROM sample_hist;
+\pset tuples_only on
+\pset format unaligned
+\o :outdir/heatmap_log.svg
+SELECT simhash_heatmap_svg('SELECT * FROM sample_hist', 'log', 6, 5,
+                           'Debian documentation pages: 2,000,000 pairs, fingerprints vs simhash');
+\o :outdir/heatmap_linear.svg
+SELECT simhash_heatmap_svg('SELECT * FROM sample_hist', 'linear', 6, 5,
+                           'Debian documentation pages: 2,000,000 pairs, fingerprints vs simhash (linear scale)');
+\o
+\pset tuples_only off
+\pset format aligned

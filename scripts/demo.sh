@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # The demo: installs what is missing, builds and installs simhash, starts a throwaway PostgreSQL
 # server, runs demo/examples.sql, then loads a few thousand real HTML pages of Debian's documentation
-# packages (apt-get download, nothing installed) and prints a crawl report. The pages are cached in
-# $SIMHASH_DEMO_DIR (default /var/tmp/simhash-demo) for the next run.
+# packages (apt-get download, nothing installed) and prints a crawl report, with simhash compared to
+# the legacy fingerprints; writes the heat maps (log and linear colour scale) as SVG and PNG into
+# $SIMHASH_DEMO_OUT (default ./demo-out). The pages are cached in $SIMHASH_DEMO_DIR (default
+# /var/tmp/simhash-demo) for the next run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "$(id -u)" != 0 ]; then exec sudo -E "$0" "$@"; fi
 
 scripts/install-deps.sh
-export PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
+export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}   # another PostgreSQL 15 tree if set
 export PATH="$($PG_CONFIG --bindir):$PATH"
 export PG_BINDIR=$($PG_CONFIG --bindir)
 
@@ -30,4 +32,16 @@ chmod 644 "$pages_dir.list"
 echo "$(wc -l <"$pages_dir.list") HTML pages"
 echo "== loading them into the table pages"
 psql -X -q -v ON_ERROR_STOP=1 -v pages_list="$pages_dir.list" -f demo/load_pages.sql
-psql -X -q -v ON_ERROR_STOP=1 -f demo/report.sql
+out_dir=${SIMHASH_DEMO_OUT:-$PWD/demo-out}
+mkdir -p "$out_dir"
+chmod 755 "$out_dir"
+psql -X -q -v ON_ERROR_STOP=1 -v outdir="$out_dir" -f demo/report.sql
+
+echo
+echo "== rendering the heat maps to PNG with headless Chromium"
+for scale in log linear; do
+    chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --force-device-scale-factor=1 \
+        --window-size=1014,500 --screenshot="$out_dir/heatmap_$scale.png" "file://$out_dir/heatmap_$scale.svg" \
+        >/dev/null 2>&1
+    echo "$out_dir/heatmap_$scale.svg  $out_dir/heatmap_$scale.png"
+done
