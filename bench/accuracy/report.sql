@@ -30,4 +30,4 @@ FROM (SELECT DISTINCT pipeline FROM acc_sh_:tag) p
      CROSS JOIN acc_truth t
      LEFT JOIN acc_flagged f ON f.pipeline = p.pipeline AND f.distance <= k
 GROUP BY p.pipeline, k, t.t90, t.t80
-ORDER BY p.pipeline = 'textbook' DESC, p.pipeline, k;
+ORDER BY p.pipeline LIKE 'textbook%' DESC, p.pipeline, k;
