@@ -14,7 +14,9 @@
 #
 # Prints for k = 0..10 the pairs with Hamming distance <= k among ALL pairs of pages (exact, from
 # simhash_pairs), precision and recall against J >= 0.9 and J >= 0.8, and flagged pairs with
-# J < 0.5 (flagged pairs absent from gt_pairs_ge05, which lists every pair with J >= 0.5).
+# J < 0.5 (flagged pairs absent from gt_pairs_ge05, which lists every pair with J >= 0.5); and, when
+# the extension has them, the same figures for the legacy fingerprints (fingerprints_html) at
+# difference <= 6.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -26,7 +28,7 @@ while [ $# -gt 0 ]; do
         -p) pipelines+=("$2"); shift 2 ;;
         --draws) draws=$2; shift 2 ;;
         --no-load) load=0; shift ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
         *) break ;;
     esac
 done
@@ -56,4 +58,7 @@ for dir in "$@"; do
         printf '%s: %s computed in %.1f s\n' "$tag" "$name" "$(echo "$(date +%s.%N) - $start" | bc)" >&2
     done
     q -v tag="$tag" -f "$here/report.sql"
+    if [ "$(psql -X -A -t -c "SELECT to_regproc('fingerprints_html') IS NOT NULL")" = t ]; then
+        q -v tag="$tag" -f "$here/fingerprints.sql"
+    fi
 done
