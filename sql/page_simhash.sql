@@ -43,6 +43,8 @@ SELECT simhash_html('<p>Some page text here</p><script>tracking()</script>') = s
 SELECT html_text(h) FROM (VALUES ('<p>unclosed <b>bold'), ('<a href="x>y">link</a> after'), ('text <!-- never closed'),
                                  ('<script>never closed'), ('1 < 2 && 3 > 2'), ('&amp &bogus; &#99999999;'),
                                  ('<<<>>>'), ('</p></div>closing only')) t(h);
+-- Form controls and images separate words, as the boxes a browser draws for them do.
+SELECT html_text('<button>All Classes</button><button>Interfaces</button>Search:<input type="text">go<img src="x.png">on');
 
 -- From features the caller already has.
 SELECT simhash(ARRAY['alpha', 'beta', 'gamma']) AS features,

@@ -10,12 +10,15 @@
 namespace simhash {
 namespace {
 
-// Tags whose start or end separates words.
+// Tags whose start or end separates words: block elements, and the form controls and embedded
+// content that a browser draws as boxes of their own (javadoc's tab buttons sit side by side:
+// "Deprecated Elements</button><button>Deprecated in 17" is two phrases, not "ElementsDeprecated").
 const char *const kBlockTags[] = {
-    "address", "article", "aside", "blockquote", "body", "br", "caption", "dd", "details", "div",
-    "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5",
-    "h6", "head", "header", "hr", "html", "li", "main", "nav", "ol", "option", "p", "pre",
-    "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "title", "tr", "ul"};
+    "address", "article", "aside", "blockquote", "body", "br", "button", "caption", "dd", "details",
+    "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4",
+    "h5", "h6", "head", "header", "hr", "html", "iframe", "img", "input", "li", "main", "nav", "ol",
+    "option", "p", "pre", "section", "select", "summary", "table", "tbody", "td", "textarea",
+    "tfoot", "th", "thead", "title", "tr", "ul"};
 
 // Elements whose content is not visible text.
 const char *const kRawTags[] = {"noscript", "script", "style", "svg", "template"};

@@ -115,6 +115,8 @@ TEST(HtmlText, DropsInvisibleContentAndDecodesReferences)
 {
     EXPECT_EQ(visible("<p>Fish &amp; chips</p>"), "\nFish & chips\n");
     EXPECT_EQ(visible("a<b>b</b>c"), "abc");  // inline tags do not split words
+    EXPECT_EQ(visible("<button>All</button><button>New</button>"), "\nAll\n\nNew\n");
+    EXPECT_EQ(visible("Search<input type=text>now, see<img src=x>below"), "Search\nnow, see\nbelow");
     EXPECT_EQ(visible("x<script>if (a<b) {}</script>y"), "xy");
     EXPECT_EQ(visible("x<STYLE type='a>b'>p{}</Style >y"), "xy");
     EXPECT_EQ(visible("x<!-- <p>hidden</p> -->y<!DOCTYPE html>z"), "xyz");
