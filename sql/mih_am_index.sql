@@ -38,6 +38,8 @@ BEGIN
 END $$;
 
 CREATE INDEX at_mih ON at USING simhash_mih (sh);
+-- The built index is consistent: three tables of every non-null row, nothing pending.
+SELECT * FROM simhash_mih_check('at_mih');
 SET enable_seqscan = off;
 EXPLAIN (COSTS OFF) SELECT id FROM at WHERE hamming(sh, '0123456789abcdef') <= 5;
 EXPLAIN (COSTS OFF) SELECT id FROM at WHERE sh <@ hamming_ball('0123456789abcdef', 5);
@@ -56,6 +58,7 @@ BEGIN
     FOR m IN 2..4 LOOP
         DROP INDEX at_mih;
         EXECUTE format('CREATE INDEX at_mih ON at USING simhash_mih (sh) WITH (blocks = %s)', m);
+        PERFORM simhash_mih_check('at_mih');
         SELECT sum(am_mismatches(k)) INTO bad FROM unnest(ARRAY[0, 2, 3, 5, 8, 12, 64]) k;
         RAISE NOTICE 'blocks=%: % mismatches', m, bad;
     END LOOP;
@@ -66,22 +69,36 @@ CREATE INDEX ON at USING simhash_mih (sh) WITH (tables = 3);
 CREATE INDEX ON at USING simhash_mih (id);
 CREATE INDEX ON at USING simhash_mih (sh, id);
 
--- After inserts (into the pending pages), deletes, updates and VACUUM.
+-- After inserts (into the pending pages), deletes, updates and VACUUM, which merges the
+-- pending rows into new tables once they are a page and 1/32 of the sorted rows.
 DROP INDEX at_mih;
 CREATE INDEX at_mih ON at USING simhash_mih (sh);
 INSERT INTO at SELECT 50000 + i, ('x' || substr(md5('new' || i), 1, 16))::bit(64)::simhash FROM generate_series(1, 1000) i;
 INSERT INTO at SELECT 60000 + id, sh # '0000000000000101' FROM at WHERE id BETWEEN 10000 AND 10500;
 DELETE FROM at WHERE id % 5 = 0;
 UPDATE at SET sh = sh # '8000000000000000' WHERE id % 7 = 0;
+SELECT sorted_rows, pending_rows, free_pages FROM simhash_mih_check('at_mih');
 SELECT k, am_mismatches(k) FROM unnest(ARRAY[0, 3, 5, 8, 64]) k;
 VACUUM at;
+-- Merged: nothing pending, the old pages free for the next merge.
+SELECT sorted_rows, live_sorted_rows, pending_rows, free_pages > 0 AS recycled FROM simhash_mih_check('at_mih');
 SELECT k, am_mismatches(k) FROM unnest(ARRAY[0, 3, 5, 8, 64]) k;
+CREATE TEMP TABLE size_after_merge AS SELECT pages FROM simhash_mih_check('at_mih');
 DELETE FROM at WHERE id % 3 = 0;
 VACUUM at;
+-- A few dead rows and no pending ones: VACUUM only clears their tids.
+SELECT sorted_rows, live_sorted_rows, pending_rows FROM simhash_mih_check('at_mih');
 INSERT INTO at SELECT 70000 + i, ('x' || substr(md5('newer' || i), 1, 16))::bit(64)::simhash FROM generate_series(1, 700) i;
 SELECT k, am_mismatches(k) FROM unnest(ARRAY[0, 3, 5, 8, 64]) k;
-REINDEX INDEX at_mih;
+VACUUM at;
+-- The second merge reuses the pages the first one freed: the index does not grow by a copy.
+SELECT c.sorted_rows, c.pending_rows, c.pages <= s.pages + 5 AS reused
+FROM simhash_mih_check('at_mih') c, size_after_merge s;
 SELECT k, am_mismatches(k) FROM unnest(ARRAY[0, 3, 5, 8, 64]) k;
+REINDEX INDEX at_mih;
+SELECT sorted_rows, live_sorted_rows, pending_rows FROM simhash_mih_check('at_mih');
+SELECT k, am_mismatches(k) FROM unnest(ARRAY[0, 3, 5, 8, 64]) k;
+SELECT * FROM simhash_mih_check('at');
 
 -- NULLs, an empty table, an index built empty and filled by inserts.
 SELECT count(*) FROM at WHERE hamming(sh, NULL) <= 5;

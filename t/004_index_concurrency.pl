@@ -6,7 +6,7 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my @indexes = ('USING gist (sh)', 'USING gin (sh simhash_mih_ops)');
+my @indexes = ('USING gist (sh)', 'USING gin (sh simhash_mih_ops)', 'USING simhash_mih (sh)');
 
 my $node = PostgreSQL::Test::Cluster->new('concurrency');
 $node->init;

@@ -5,15 +5,17 @@
  * Layout (every page is a standard page whose used bytes lie below pd_lower, so generic WAL
  * logs exactly them):
  *   block 0                 meta page
- *   table 0                 (hash, tid) of every row, sorted by block 0 of the hash
- *   tables 1 .. m-1         (hash, ordinal in table 0), sorted by block j of the hash
- *   fences                  per table, the block value of the first entry of each of its pages
- *   pending pages           (hash, tid) inserted since the build, unsorted, in a chain
+ *   table 0 pages           (hash, tid) of every row, sorted by block 0 of the hash
+ *   table 1 .. m-1 pages    (hash, ordinal in table 0), sorted by block j of the hash
+ *   fence pages             per table, a chain of (block value of the page's first entry, page)
+ *                           for each of its pages in order: the table's directory
+ *   pending pages           (hash, tid) inserted since the tables were written, unsorted, a chain
+ *   free pages              recycled by a merge, listed in the free space map
  * A radius-k query probes, on each table j, every value within floor(k/m) bits of the query's
  * block j (pigeonhole: an answer agrees that closely on at least one block) and compares full
  * hashes in the index, then reads the pending pages linearly. Only true answers are returned.
- * VACUUM invalidates the tids of dead rows in table 0 (the other tables reach rows through it)
- * and compacts pending pages; REINDEX sorts everything again.
+ * VACUUM invalidates the tids of dead rows in table 0 (the other tables reach rows through it),
+ * compacts pending pages, and merges a large pending list into new tables (mih_am_merge.c).
  */
 #ifndef SIMHASH_MIH_AM_H
 #define SIMHASH_MIH_AM_H
@@ -40,6 +42,7 @@
 #define MIH_PAGE_TABLEJ		3
 #define MIH_PAGE_FENCE		4
 #define MIH_PAGE_PENDING	5
+#define MIH_PAGE_FREE		6
 
 typedef struct MihPageOpaque
 {
@@ -54,13 +57,19 @@ typedef struct MihPageOpaque
 #define MIH_ROWS_PER_PAGE	(MIH_DATA_BYTES / (sizeof(uint64) + sizeof(ItemPointerData)))
 /* tables 1..m-1: uint64 hash[MIH_REFS_PER_PAGE], then uint32 ordinal[...] */
 #define MIH_REFS_PER_PAGE	(MIH_DATA_BYTES / (sizeof(uint64) + sizeof(uint32)))
-#define MIH_FENCES_PER_PAGE	(MIH_DATA_BYTES / sizeof(uint32))
+typedef struct MihFence
+{
+	uint32		first_value;	/* the table's block of the page's first hash */
+	BlockNumber blkno;
+} MihFence;
+
+#define MIH_FENCES_PER_PAGE	(MIH_DATA_BYTES / sizeof(MihFence))
 
 #define MihPageGetOpaque(page)	((MihPageOpaque *) PageGetSpecialPointer(page))
 #define MihPageHashes(page)		((uint64 *) PageGetContents(page))
 #define MihPageTids(page)		((ItemPointerData *) (PageGetContents(page) + MIH_ROWS_PER_PAGE * sizeof(uint64)))
 #define MihPageOrdinals(page)	((uint32 *) (PageGetContents(page) + MIH_REFS_PER_PAGE * sizeof(uint64)))
-#define MihPageFences(page)		((uint32 *) PageGetContents(page))
+#define MihPageFences(page)		((MihFence *) PageGetContents(page))
 
 typedef struct MihMeta
 {
@@ -70,9 +79,8 @@ typedef struct MihMeta
 	int32		ntables;		/* m */
 	uint32		unused;
 	uint64		nrows;			/* entries in each sorted table, dead ones included */
-	BlockNumber table_start[MIH_MAX_TABLES];
 	uint32		table_pages[MIH_MAX_TABLES];
-	BlockNumber fence_start[MIH_MAX_TABLES];
+	BlockNumber fence_head[MIH_MAX_TABLES];
 	BlockNumber pending_head;
 	BlockNumber pending_tail;
 	uint64		npending;		/* entries in pending pages (upper bound: VACUUM removes some) */
@@ -86,13 +94,34 @@ typedef struct MihOptions
 	int			blocks;			/* 0: chosen from the row count at build */
 } MihOptions;
 
+/* The directory of every table of one build, read from the fence pages and kept in rd_amcache. */
+typedef struct MihDirectory
+{
+	uint64		build_id;
+	int			ntables;
+	uint32		pages[MIH_MAX_TABLES];
+	uint32	   *first_values[MIH_MAX_TABLES];
+	BlockNumber *blocks[MIH_MAX_TABLES];
+} MihDirectory;
+
 /* mih_am_pages.c */
 extern void mih_init_page(Page page, uint16 kind);
-extern BlockNumber mih_append_image(Relation index, Page image);
 extern Buffer mih_new_buffer(Relation index);
+extern BlockNumber mih_write_image(Relation index, Buffer buffer, Page image);
+extern Buffer mih_pin_meta(Relation index, MihMeta *meta);
 extern void mih_read_meta(Relation index, MihMeta *meta);
+extern const MihDirectory *mih_directory(Relation index, const MihMeta *meta);
+extern void mih_free_page(Relation index, BlockNumber blkno);
+
+/* mih_am_tables.c */
+extern void mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, int m,
+							 MihMeta *meta);
+
+/* mih_am_merge.c */
+extern bool mih_merge_pending(Relation index);
 
 /* mih_am_build.c */
+extern int mih_tables_for(Relation index, Size nrows);
 extern IndexBuildResult *mih_build(Relation heap, Relation index, IndexInfo *info);
 extern void mih_buildempty(Relation index);
 

@@ -18,14 +18,6 @@
 /* Probing costs about four table-0 pages' worth of comparisons; beyond that, read table 0 whole. */
 #define PROBES_PER_PAGE_READ	4
 
-typedef struct MihFenceCache
-{
-	uint64		build_id;
-	int			ntables;
-	uint32		pages[MIH_MAX_TABLES];
-	uint32	   *fences[MIH_MAX_TABLES];
-} MihFenceCache;
-
 typedef struct MihScanState
 {
 	bool		computed;
@@ -45,7 +37,7 @@ typedef struct MihProbe
 {
 	Relation	index;
 	const MihMeta *meta;
-	const MihFenceCache *cache;
+	const MihDirectory *dir;
 	int			table;
 	int			shift;
 	uint32		mask;
@@ -57,47 +49,6 @@ typedef struct MihProbe
 	int			nords;
 	int			ords_cap;
 } MihProbe;
-
-static const MihFenceCache *
-fence_cache(Relation index, const MihMeta *meta)
-{
-	MihFenceCache *cache = (MihFenceCache *) index->rd_amcache;
-
-	if (cache && cache->build_id == meta->build_id && cache->ntables == meta->ntables)
-		return cache;
-	if (cache)
-	{
-		for (int j = 0; j < cache->ntables; j++)
-			if (cache->fences[j])
-				pfree(cache->fences[j]);
-		pfree(cache);
-		index->rd_amcache = NULL;
-	}
-	cache = MemoryContextAllocZero(index->rd_indexcxt, sizeof(MihFenceCache));
-	cache->build_id = meta->build_id;
-	cache->ntables = meta->ntables;
-	for (int j = 0; j < meta->ntables; j++)
-	{
-		uint32		pages = meta->table_pages[j];
-
-		cache->pages[j] = pages;
-		cache->fences[j] = MemoryContextAllocExtended(index->rd_indexcxt,
-													  Max(pages, 1) * sizeof(uint32), MCXT_ALLOC_HUGE);
-		for (uint32 first = 0; first < pages; first += MIH_FENCES_PER_PAGE)
-		{
-			Buffer		buffer = ReadBuffer(index, meta->fence_start[j] + first / MIH_FENCES_PER_PAGE);
-			Page		page;
-
-			LockBuffer(buffer, BUFFER_LOCK_SHARE);
-			page = BufferGetPage(buffer);
-			memcpy(cache->fences[j] + first, MihPageFences(page),
-				   Min(MIH_FENCES_PER_PAGE, pages - first) * sizeof(uint32));
-			UnlockReleaseBuffer(buffer);
-		}
-	}
-	index->rd_amcache = cache;
-	return cache;
-}
 
 static bool
 all_keys_hold(const MihScanState *so, uint64 h)
@@ -182,8 +133,8 @@ note_match(MihScanState *so, MihProbe *pr, Page page, int i, uint64 h)
 static void
 probe_value(MihScanState *so, MihProbe *pr, uint32 v)
 {
-	const uint32 *fences = pr->cache->fences[pr->table];
-	uint32		npages = pr->cache->pages[pr->table];
+	const uint32 *fences = pr->dir->first_values[pr->table];
+	uint32		npages = pr->dir->pages[pr->table];
 	uint32		lo = 0,
 				hi = npages;
 
@@ -209,7 +160,7 @@ probe_value(MihScanState *so, MihProbe *pr, uint32 v)
 
 		if (p >= lo && fences[p] > v)
 			break;
-		page = visit(pr, pr->meta->table_start[pr->table] + p);
+		page = visit(pr, pr->dir->blocks[pr->table][p]);
 		hashes = MihPageHashes(page);
 		n = MihPageGetOpaque(page)->nitems;
 		a = 0;
@@ -273,7 +224,7 @@ resolve_ordinals(MihScanState *so, MihProbe *pr)
 	for (int i = 0; i < pr->nords; i++)
 	{
 		uint32		ord = pr->ords[i];
-		Page		page = visit(pr, pr->meta->table_start[0] + ord / MIH_ROWS_PER_PAGE);
+		Page		page = visit(pr, pr->dir->blocks[0][ord / MIH_ROWS_PER_PAGE]);
 		const ItemPointerData *tid = &MihPageTids(page)[ord % MIH_ROWS_PER_PAGE];
 
 		if (ItemPointerIsValid(tid))
@@ -297,6 +248,7 @@ probe_tables(MihScanState *so, Relation index, const MihMeta *meta)
 	pr.radius = radius;
 	pr.r = radius / m;
 	pr.buffer = InvalidBuffer;
+	pr.dir = mih_directory(index, meta);
 	for (int j = 0; j < m; j++)
 		probes += sh_mih_neighbourhood_size(sh_mih_block_len(m, j), pr.r);
 
@@ -307,7 +259,7 @@ probe_tables(MihScanState *so, Relation index, const MihMeta *meta)
 			Page		page;
 
 			CHECK_FOR_INTERRUPTS();
-			page = visit(&pr, meta->table_start[0] + p);
+			page = visit(&pr, pr.dir->blocks[0][p]);
 			scan_rows_page(so, page, 0, MihPageGetOpaque(page)->nitems);
 			LockBuffer(pr.buffer, BUFFER_LOCK_UNLOCK);
 		}
@@ -316,7 +268,6 @@ probe_tables(MihScanState *so, Relation index, const MihMeta *meta)
 	{
 		uint32	   *values = palloc(sizeof(uint32) * (size_t) probes);
 
-		pr.cache = fence_cache(index, meta);
 		pr.ords_cap = 64;
 		pr.nords = 0;
 		pr.ords = palloc(pr.ords_cap * sizeof(uint32));
@@ -366,16 +317,19 @@ compute(IndexScanDesc scan)
 {
 	MihScanState *so = (MihScanState *) scan->opaque;
 	MihMeta		meta;
+	Buffer		meta_buf;
 
 	so->computed = true;
 	so->ntids = 0;
 	so->next = 0;
 	if (so->nballs == 0 || so->radii[so->probe] < 0)
 		return;
-	mih_read_meta(scan->indexRelation, &meta);
+	/* The pin on the meta page keeps a merge from recycling the pages this copy describes. */
+	meta_buf = mih_pin_meta(scan->indexRelation, &meta);
 	if (meta.nrows > 0)
 		probe_tables(so, scan->indexRelation, &meta);
 	scan_pending(so, scan->indexRelation, &meta);
+	ReleaseBuffer(meta_buf);
 }
 
 IndexScanDesc

@@ -1,7 +1,7 @@
 /*
  * VACUUM of a simhash_mih index. Dead rows lose their tid in table 0 (tables 1..m-1 reach rows
  * only through table 0, so they need no change) and leave the pending pages, which are compacted.
- * The sorted tables keep their shape until REINDEX.
+ * Then, if the pending pages have grown large, they are merged into new sorted tables.
  */
 #include "mih_am.h"
 
@@ -67,15 +67,18 @@ vacuum_all(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 {
 	Relation	index = info->index;
 	MihMeta		meta;
+	const MihDirectory *dir;
 	BlockNumber blkno,
 				next;
 
+	/* Only VACUUM merges, and one VACUUM at a time: the tables stay as the meta copy says. */
 	mih_read_meta(index, &meta);
+	dir = mih_directory(index, &meta);
 	stats->num_index_tuples = 0;
-	for (uint32 p = 0; p < meta.table_pages[0]; p++)
+	for (uint32 p = 0; p < dir->pages[0]; p++)
 	{
 		vacuum_delay_point();
-		stats->num_index_tuples += vacuum_page(index, meta.table_start[0] + p, false,
+		stats->num_index_tuples += vacuum_page(index, dir->blocks[0][p], false,
 											   callback, callback_state, stats, &next);
 	}
 	for (blkno = meta.pending_head; blkno != InvalidBlockNumber; blkno = next)
@@ -107,10 +110,11 @@ mih_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 {
 	if (info->analyze_only)
 		return stats;
-	if (stats == NULL)
+	if (mih_merge_pending(info->index) || stats == NULL)
 	{
-		/* No bulk delete ran: count the live entries for the planner. */
-		stats = palloc0(sizeof(IndexBulkDeleteResult));
+		/* Count the live entries for the planner (also after a merge changed the layout). */
+		if (stats == NULL)
+			stats = palloc0(sizeof(IndexBulkDeleteResult));
 		vacuum_all(info, stats, nothing_dead, NULL);
 	}
 	return stats;
