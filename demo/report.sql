@@ -7,7 +7,7 @@
 ALTER TABLE pages ADD COLUMN sh simhash;
 UPDATE pages SET sh = simhash_html(html);
 \timing off
-CREATE INDEX pages_sh_mih ON pages USING gin (sh simhash_mih_ops);
+CREATE INDEX pages_sh_mih ON pages USING simhash_mih (sh);
 ANALYZE pages;
 
 \echo

@@ -150,6 +150,13 @@ SET enable_seqscan = off;
 SELECT count(*) FROM at a JOIN at b ON hamming(a.sh, b.sh) <= 3 AND a.id < b.id;
 RESET enable_seqscan;
 
+-- With GiST on the same column, radius queries still go to simhash_mih and nearest-neighbour
+-- queries to GiST.
+CREATE INDEX at_gist ON at USING gist (sh);
+EXPLAIN (COSTS OFF) SELECT id FROM at WHERE hamming(sh, '0123456789abcdef') <= 5;
+EXPLAIN (COSTS OFF) SELECT id FROM at ORDER BY sh <-> '0123456789abcdef' LIMIT 3;
+DROP INDEX at_gist;
+
 -- An unlogged table (its index starts from the init fork) and TRUNCATE.
 CREATE UNLOGGED TABLE au (sh simhash);
 CREATE INDEX ON au USING simhash_mih (sh);
