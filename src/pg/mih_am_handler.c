@@ -122,7 +122,8 @@ simhash_mih_handler(PG_FUNCTION_ARGS)
 	am->amcanparallel = false;
 	am->amcaninclude = false;
 	am->amusemaintenanceworkmem = false;
-	am->amparallelvacuumoptions = VACUUM_OPTION_PARALLEL_BULKDEL | VACUUM_OPTION_PARALLEL_CLEANUP;
+	/* The cleanup may merge, which extends the index: it stays in the leader. */
+	am->amparallelvacuumoptions = VACUUM_OPTION_PARALLEL_BULKDEL;
 	am->amkeytype = InvalidOid;
 
 	am->ambuild = mih_build;
