@@ -22,4 +22,4 @@ ORDER BY 1::text;
 
 -- The operator classes pass PostgreSQL's own validation.
 SELECT opcname, amvalidate(oid) FROM pg_opclass
-WHERE opcname LIKE 'simhash%' ORDER BY opcname;
+WHERE opcname LIKE 'simhash%' OR opcname LIKE 'fingerprints%' ORDER BY opcname;

@@ -44,6 +44,11 @@ extern "C" sh_status sh_page_simhash(sh_page *page, uint64_t *result, sh_error *
     return guarded(err, [&] { *result = page->fingerprint.simhash(); });
 }
 
+extern "C" sh_status sh_page_min_hashes(sh_page *page, uint64_t *result, sh_error *err) noexcept
+{
+    return guarded(err, [&] { page->fingerprint.min_hashes(result); });
+}
+
 extern "C" void sh_page_free(sh_page *page) noexcept { delete page; }
 
 extern "C" sh_status sh_html_text_new(sh_html_text **h, sh_error *err) noexcept

@@ -29,6 +29,8 @@ typedef struct sh_html_text sh_html_text;	/* opaque: C++ memory */
 sh_status	sh_page_new(const sh_page_options *options, sh_page **page, sh_error *err) SH_NOEXCEPT;
 sh_status	sh_page_feed(sh_page *page, const char *data, size_t len, sh_error *err) SH_NOEXCEPT;
 sh_status	sh_page_simhash(sh_page *page, uint64_t *result, sh_error *err) SH_NOEXCEPT;
+/* The page's 128 min-hashes (the legacy fingerprints) into result[0..127]. */
+sh_status	sh_page_min_hashes(sh_page *page, uint64_t *result, sh_error *err) SH_NOEXCEPT;
 void		sh_page_free(sh_page *page) SH_NOEXCEPT;
 
 sh_status	sh_html_text_new(sh_html_text **h, sh_error *err) SH_NOEXCEPT;

@@ -65,4 +65,10 @@ uint64_t PageFingerprint::simhash()
     return sh_charikar_result(&acc);
 }
 
+void PageFingerprint::min_hashes(uint64_t out[kMinHashes])
+{
+    finish();
+    simhash::min_hashes(features_.data(), features_.size(), out);
+}
+
 }  // namespace simhash

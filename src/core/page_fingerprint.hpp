@@ -1,4 +1,5 @@
 // simhash of a page: (HTML ->) text -> features -> weights -> Charikar. Fed in pieces.
+// The same features give the page's legacy min-hash fingerprints.
 #pragma once
 
 #include <cstddef>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "html_text.hpp"
+#include "min_hashes.hpp"
 #include "text_features.hpp"
 
 namespace simhash {
@@ -33,6 +35,9 @@ public:
     void feed(const char *data, std::size_t len);
     // Ends the input and returns the simhash (0 when the page has no features).
     uint64_t simhash();
+    // Ends the input and writes the 128 min-hashes of its features (see min_hashes.hpp); the
+    // weighting option does not apply: a min-hash sees the set of features.
+    void min_hashes(uint64_t out[kMinHashes]);
 
 private:
     void finish();

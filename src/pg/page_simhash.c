@@ -1,6 +1,7 @@
 /*
- * simhash(text, ...), simhash_html(text, ...) and html_text(text): the page pipeline of the core,
- * fed in 1 MB pieces with an interrupt check between them, so a huge page can be cancelled.
+ * simhash(text, ...), simhash_html(text, ...), fingerprints(text, ...), fingerprints_html(text, ...)
+ * and html_text(text): the page pipeline of the core, fed in 1 MB pieces with an interrupt check
+ * between them, so a huge page can be cancelled.
  *
  * The core's state is C++ memory, owned through core_owner.h: an error or a cancel between pieces
  * cannot leak it.
@@ -12,12 +13,15 @@
 
 #include "bridge_error.h"
 #include "core_owner.h"
+#include "fingerprints_type.h"
 #include "page_bridge.h"
 
 #define PIECE_BYTES (1024 * 1024)
 
 PG_FUNCTION_INFO_V1(simhash_text);
 PG_FUNCTION_INFO_V1(simhash_html);
+PG_FUNCTION_INFO_V1(fingerprints_text);
+PG_FUNCTION_INFO_V1(fingerprints_html);
 PG_FUNCTION_INFO_V1(html_text);
 
 static void
@@ -62,9 +66,12 @@ parse_weighting(const char *name)
 	pg_unreachable();
 }
 
-/* Arguments: (content text, shingle text, size int, fold_case bool, weighting text). */
-static uint64
-page_simhash(FunctionCallInfo fcinfo, bool html)
+/*
+ * Runs the pipeline over argument 0 with the options in arguments 1..3 (shingle text, size int,
+ * fold_case bool). The caller reads the result from the page, then releases *owner.
+ */
+static sh_page *
+fed_page(FunctionCallInfo fcinfo, bool html, sh_weighting weighting, CoreOwner **owner)
 {
 	text	   *content = PG_GETARG_TEXT_PP(0);
 	const char *data = VARDATA_ANY(content);
@@ -73,13 +80,11 @@ page_simhash(FunctionCallInfo fcinfo, bool html)
 	sh_page    *page;
 	sh_error	err;
 	sh_status	status;
-	CoreOwner  *owner;
-	uint64_t	result = 0;
 
 	options.unit = parse_unit(text_to_cstring(PG_GETARG_TEXT_PP(1)));
 	options.size = PG_GETARG_INT32(2);
 	options.fold_case = PG_GETARG_BOOL(3);
-	options.weighting = parse_weighting(text_to_cstring(PG_GETARG_TEXT_PP(4)));
+	options.weighting = weighting;
 	options.html = html;
 	if (options.size < 1 || options.size > 64)
 		ereport(ERROR,
@@ -88,14 +93,44 @@ page_simhash(FunctionCallInfo fcinfo, bool html)
 
 	status = sh_page_new(&options, &page, &err);
 	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
-	owner = core_owner_register(page, free_page);
+	*owner = core_owner_register(page, free_page);
 	for (size_t done = 0; done < len; done += PIECE_BYTES)
 	{
 		CHECK_FOR_INTERRUPTS();
 		status = sh_page_feed(page, data + done, Min((size_t) PIECE_BYTES, len - done), &err);
 		sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
 	}
+	return page;
+}
+
+/* Arguments: (content text, shingle text, size int, fold_case bool, weighting text). */
+static uint64
+page_simhash(FunctionCallInfo fcinfo, bool html)
+{
+	sh_weighting weighting = parse_weighting(text_to_cstring(PG_GETARG_TEXT_PP(4)));
+	CoreOwner  *owner;
+	sh_page    *page = fed_page(fcinfo, html, weighting, &owner);
+	sh_error	err;
+	sh_status	status;
+	uint64_t	result = 0;
+
 	status = sh_page_simhash(page, &result, &err);
+	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	core_owner_release(owner);
+	return result;
+}
+
+/* Arguments: (content text, shingle text, size int, fold_case bool). */
+static Fingerprints *
+page_fingerprints(FunctionCallInfo fcinfo, bool html)
+{
+	CoreOwner  *owner;
+	sh_page    *page = fed_page(fcinfo, html, SH_WEIGHT_DISTINCT, &owner);
+	Fingerprints *result = palloc(sizeof(Fingerprints));
+	sh_error	err;
+	sh_status	status;
+
+	status = sh_page_min_hashes(page, result->entries, &err);
 	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
 	core_owner_release(owner);
 	return result;
@@ -111,6 +146,18 @@ Datum
 simhash_html(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_SIMHASH(page_simhash(fcinfo, true));
+}
+
+Datum
+fingerprints_text(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_POINTER(page_fingerprints(fcinfo, false));
+}
+
+Datum
+fingerprints_html(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_POINTER(page_fingerprints(fcinfo, true));
 }
 
 Datum
