@@ -48,8 +48,11 @@ typedef struct MihPageOpaque
 {
 	uint16		kind;
 	uint16		nitems;
-	BlockNumber next;			/* pending chain; InvalidBlockNumber elsewhere */
+	BlockNumber next;			/* pending and fence chains; on table pages, the build's tag */
 } MihPageOpaque;
+
+/* Table pages carry the low bits of their build's id, so a scan can tell a recycled page. */
+#define MihBuildTag(build_id)	((uint32) (build_id))
 
 #define MIH_DATA_BYTES \
 	(BLCKSZ - MAXALIGN(SizeOfPageHeaderData) - MAXALIGN(sizeof(MihPageOpaque)))

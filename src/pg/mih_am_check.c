@@ -53,6 +53,8 @@ check_table0(Relation index, const MihMeta *meta, const MihDirectory *dir, int64
 		CHECK_FOR_INTERRUPTS();
 		if (items == 0 || (p + 1 < dir->pages[0] && items != (int) MIH_ROWS_PER_PAGE))
 			CORRUPT(index, dir->blocks[0][p], "table 0 page %u holds %d rows", p, items);
+		if (MihPageGetOpaque(page)->next != MihBuildTag(meta->build_id))
+			CORRUPT(index, dir->blocks[0][p], "table 0 page %u is of another build", p);
 		for (int i = 0; i < items; i++)
 		{
 			uint32		v = sh_mih_block_value(MihPageHashes(page)[i], meta->ntables, 0);
@@ -88,6 +90,8 @@ check_tablej(Relation index, const MihMeta *meta, const MihDirectory *dir, int j
 		int			items = MihPageGetOpaque(page)->nitems;
 
 		CHECK_FOR_INTERRUPTS();
+		if (MihPageGetOpaque(page)->next != MihBuildTag(meta->build_id))
+			CORRUPT(index, dir->blocks[j][p], "table %d page %u is of another build", j, p);
 		for (int i = 0; i < items; i++, n++)
 		{
 			uint64		h = MihPageHashes(page)[i];

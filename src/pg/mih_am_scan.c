@@ -45,6 +45,7 @@ typedef struct MihProbe
 	int			radius;
 	int			r;				/* bits per block */
 	Buffer		buffer;			/* the last page visited stays pinned */
+	bool		stale;			/* a page was not of the build the meta copy describes */
 	uint32	   *ords;			/* matches found through tables 1..m-1 */
 	int			nords;
 	int			ords_cap;
@@ -82,9 +83,16 @@ scan_rows_page(MihScanState *so, Page page, int from, int to)
 			add_tid(so, &tids[i]);
 }
 
+/*
+ * Share-locks a page of the given table kind, or returns NULL (and marks the probe stale) if the
+ * page is not of the build the meta copy describes. On a primary that cannot happen (a merge waits
+ * for the meta pin this scan holds); a hot standby replays a merge without waiting for scans.
+ */
 static Page
-visit(MihProbe *pr, BlockNumber blkno)
+visit(MihProbe *pr, BlockNumber blkno, uint16 kind)
 {
+	Page		page;
+
 	if (BufferIsValid(pr->buffer) && BufferGetBlockNumber(pr->buffer) != blkno)
 	{
 		ReleaseBuffer(pr->buffer);
@@ -93,7 +101,15 @@ visit(MihProbe *pr, BlockNumber blkno)
 	if (!BufferIsValid(pr->buffer))
 		pr->buffer = ReadBuffer(pr->index, blkno);
 	LockBuffer(pr->buffer, BUFFER_LOCK_SHARE);
-	return BufferGetPage(pr->buffer);
+	page = BufferGetPage(pr->buffer);
+	if (PageIsNew(page) || MihPageGetOpaque(page)->kind != kind ||
+		MihPageGetOpaque(page)->next != MihBuildTag(pr->meta->build_id))
+	{
+		LockBuffer(pr->buffer, BUFFER_LOCK_UNLOCK);
+		pr->stale = true;
+		return NULL;
+	}
+	return page;
 }
 
 /* True if an earlier table also finds h, which then reports it. */
@@ -160,7 +176,9 @@ probe_value(MihScanState *so, MihProbe *pr, uint32 v)
 
 		if (p >= lo && fences[p] > v)
 			break;
-		page = visit(pr, pr->dir->blocks[pr->table][p]);
+		page = visit(pr, pr->dir->blocks[pr->table][p], pr->table == 0 ? MIH_PAGE_TABLE0 : MIH_PAGE_TABLEJ);
+		if (page == NULL)
+			return;
 		hashes = MihPageHashes(page);
 		n = MihPageGetOpaque(page)->nitems;
 		a = 0;
@@ -224,16 +242,20 @@ resolve_ordinals(MihScanState *so, MihProbe *pr)
 	for (int i = 0; i < pr->nords; i++)
 	{
 		uint32		ord = pr->ords[i];
-		Page		page = visit(pr, pr->dir->blocks[0][ord / MIH_ROWS_PER_PAGE]);
-		const ItemPointerData *tid = &MihPageTids(page)[ord % MIH_ROWS_PER_PAGE];
+		Page		page = visit(pr, pr->dir->blocks[0][ord / MIH_ROWS_PER_PAGE], MIH_PAGE_TABLE0);
+		const ItemPointerData *tid;
 
+		if (page == NULL)
+			return;
+		tid = &MihPageTids(page)[ord % MIH_ROWS_PER_PAGE];
 		if (ItemPointerIsValid(tid))
 			add_tid(so, tid);
 		LockBuffer(pr->buffer, BUFFER_LOCK_UNLOCK);
 	}
 }
 
-static void
+/* Returns false if the tables changed under the scan (see visit). */
+static bool
 probe_tables(MihScanState *so, Relation index, const MihMeta *meta)
 {
 	int			m = meta->ntables;
@@ -248,18 +270,21 @@ probe_tables(MihScanState *so, Relation index, const MihMeta *meta)
 	pr.radius = radius;
 	pr.r = radius / m;
 	pr.buffer = InvalidBuffer;
+	pr.stale = false;
 	pr.dir = mih_directory(index, meta);
 	for (int j = 0; j < m; j++)
 		probes += sh_mih_neighbourhood_size(sh_mih_block_len(m, j), pr.r);
 
 	if (radius >= 64 || probes > (double) meta->table_pages[0] * PROBES_PER_PAGE_READ)
 	{
-		for (uint32 p = 0; p < meta->table_pages[0]; p++)
+		for (uint32 p = 0; p < meta->table_pages[0] && !pr.stale; p++)
 		{
 			Page		page;
 
 			CHECK_FOR_INTERRUPTS();
-			page = visit(&pr, pr.dir->blocks[0][p]);
+			page = visit(&pr, pr.dir->blocks[0][p], MIH_PAGE_TABLE0);
+			if (page == NULL)
+				break;
 			scan_rows_page(so, page, 0, MihPageGetOpaque(page)->nitems);
 			LockBuffer(pr.buffer, BUFFER_LOCK_UNLOCK);
 		}
@@ -282,18 +307,21 @@ probe_tables(MihScanState *so, Relation index, const MihMeta *meta)
 			nvalues = block_neighbours(sh_mih_block_value(center, m, j), len, pr.r, 0, values, 0);
 			/* In value order, neighbouring values share pages. */
 			qsort(values, nvalues, sizeof(uint32), cmp_uint32);
-			for (int i = 0; i < nvalues; i++)
+			for (int i = 0; i < nvalues && !pr.stale; i++)
 				probe_value(so, &pr, values[i]);
 		}
-		resolve_ordinals(so, &pr);
+		if (!pr.stale)
+			resolve_ordinals(so, &pr);
 		pfree(values);
 		pfree(pr.ords);
 	}
 	if (BufferIsValid(pr.buffer))
 		ReleaseBuffer(pr.buffer);
+	return !pr.stale;
 }
 
-static void
+/* Returns false if a page of the chain was recycled under the scan (see visit). */
+static bool
 scan_pending(MihScanState *so, Relation index, const MihMeta *meta)
 {
 	BlockNumber blkno = meta->pending_head;
@@ -306,10 +334,16 @@ scan_pending(MihScanState *so, Relation index, const MihMeta *meta)
 		CHECK_FOR_INTERRUPTS();
 		LockBuffer(buffer, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buffer);
+		if (PageIsNew(page) || MihPageGetOpaque(page)->kind != MIH_PAGE_PENDING)
+		{
+			UnlockReleaseBuffer(buffer);
+			return false;
+		}
 		scan_rows_page(so, page, 0, MihPageGetOpaque(page)->nitems);
 		blkno = MihPageGetOpaque(page)->next;
 		UnlockReleaseBuffer(buffer);
 	}
+	return true;
 }
 
 static void
@@ -319,17 +353,22 @@ compute(IndexScanDesc scan)
 	MihMeta		meta;
 	Buffer		meta_buf;
 
+	bool		complete;
+
 	so->computed = true;
-	so->ntids = 0;
 	so->next = 0;
+	so->ntids = 0;
 	if (so->nballs == 0 || so->radii[so->probe] < 0)
 		return;
-	/* The pin on the meta page keeps a merge from recycling the pages this copy describes. */
-	meta_buf = mih_pin_meta(scan->indexRelation, &meta);
-	if (meta.nrows > 0)
-		probe_tables(so, scan->indexRelation, &meta);
-	scan_pending(so, scan->indexRelation, &meta);
-	ReleaseBuffer(meta_buf);
+	do
+	{
+		so->ntids = 0;
+		/* The pin on the meta page keeps a merge from recycling the pages this copy describes. */
+		meta_buf = mih_pin_meta(scan->indexRelation, &meta);
+		complete = (meta.nrows == 0 || probe_tables(so, scan->indexRelation, &meta)) &&
+			scan_pending(so, scan->indexRelation, &meta);
+		ReleaseBuffer(meta_buf);
+	} while (!complete);
 }
 
 IndexScanDesc

@@ -26,8 +26,9 @@ typedef struct MihRef
 
 /* Writes table j in the order of refs, noting each page in dir_values/dir_blocks. */
 static uint32
-write_table(Relation index, int m, int j, const uint64 *hashes, const ItemPointerData *tids,
-			Size n, const MihRef *refs, uint32 *dir_values, BlockNumber *dir_blocks)
+write_table(Relation index, int m, int j, uint64 build_id, const uint64 *hashes,
+			const ItemPointerData *tids, Size n, const MihRef *refs, uint32 *dir_values,
+			BlockNumber *dir_blocks)
 {
 	Size		per_page = j == 0 ? MIH_ROWS_PER_PAGE : MIH_REFS_PER_PAGE;
 	Size		pages = (n + per_page - 1) / per_page;
@@ -43,6 +44,7 @@ write_table(Relation index, int m, int j, const uint64 *hashes, const ItemPointe
 		CHECK_FOR_INTERRUPTS();
 		mih_init_page(page, j == 0 ? MIH_PAGE_TABLE0 : MIH_PAGE_TABLEJ);
 		MihPageGetOpaque(page)->nitems = (uint16) count;
+		MihPageGetOpaque(page)->next = MihBuildTag(build_id);
 		for (Size i = 0; i < count; i++)
 		{
 			uint32		ord = refs[first + i].ord;
@@ -140,7 +142,8 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 			}
 			mih_sort_refs(refs, n);
 		}
-		meta->table_pages[j] = write_table(index, m, j, hashes, tids, n, refs, dir_values, dir_blocks);
+		meta->table_pages[j] = write_table(index, m, j, meta->build_id, hashes, tids, n, refs,
+												   dir_values, dir_blocks);
 		meta->fence_head[j] = write_fences(index, meta->table_pages[j], dir_values, dir_blocks);
 	}
 	for (int j = m; j < MIH_MAX_TABLES; j++)

@@ -70,8 +70,9 @@ TEST(MihBlocks, RotationPutsTheBlockOnTop)
                 EXPECT_EQ(r >> (64 - len), sh_mih_block_value(h, m, b)) << "m=" << m << " b=" << b;
                 EXPECT_EQ(sh_popcount64(r), sh_popcount64(h));
                 uint64_t other = rng();
-                if (sh_mih_block_value(h, m, b) < sh_mih_block_value(other, m, b))
+                if (sh_mih_block_value(h, m, b) < sh_mih_block_value(other, m, b)) {
                     EXPECT_LT(r, sh_mih_rotate_block_to_top(other, m, b));
+                }
             }
 }
 
