@@ -17,7 +17,7 @@ BEGIN
     END LOOP;
 END $$;
 \timing off
-CREATE INDEX pages_sh_mih ON pages USING gin (sh simhash_mih_ops);
+CREATE INDEX pages_sh_mih ON pages USING simhash_mih (sh);
 ANALYZE pages;
 
 \echo

@@ -1,12 +1,13 @@
 # Several clients insert into an indexed table while others run radius and nearest-neighbour
-# queries (pgbench): no errors, and afterwards each index answers what a sequential scan answers.
+# queries and VACUUM (pgbench): no errors, and afterwards each index answers what a sequential
+# scan answers.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my @indexes = ('USING gist (sh)', 'USING gin (sh simhash_mih_ops)');
+my @indexes = ('USING gist (sh)', 'USING gin (sh simhash_mih_ops)', 'USING simhash_mih (sh)');
 
 my $node = PostgreSQL::Test::Cluster->new('concurrency');
 $node->init;
@@ -37,6 +38,9 @@ for my $n (0 .. $#indexes)
                 \set r random(1, 1000000)
                 SELECT count(*) FROM t WHERE hamming(sh, ('x' || substr(md5(:r::text), 1, 16))::bit(64)::simhash) <= 6;
             },
+            "vacuum_$n" => q{
+                VACUUM t;
+            },
             "knn_$n" => q{
                 \set r random(1, 1000000)
                 SELECT id FROM t ORDER BY sh <-> ('x' || substr(md5(:r::text), 1, 16))::bit(64)::simhash LIMIT 5;
@@ -50,6 +54,12 @@ for my $n (0 .. $#indexes)
         LATERAL (SELECT array_agg(id ORDER BY id) AS ids FROM t
                  WHERE hamming(sh::bigint, ('x' || substr(md5(q::text), 1, 16))::bit(64)::bigint) <= 12) s
         WHERE i.ids IS DISTINCT FROM s.ids}), '0', "$def: index equals sequential scan after the concurrent run");
+    if ($def =~ /USING simhash_mih/)
+    {
+        is($node->safe_psql('postgres', q{
+            SELECT live_sorted_rows + pending_rows = (SELECT count(*) FROM t) FROM simhash_mih_check('t_idx')}),
+            't', "$def: the index passes its consistency check and holds every row");
+    }
 }
 
 $node->stop;

@@ -76,4 +76,50 @@ sh_mih_neighbour_keys(int block, int len, uint32_t value, int r, int first_bit, 
 	return n;
 }
 
+/*
+ * Sorted-table variant (the simhash_mih access method): table j is sorted by block j first. The
+ * rotation moves block j to the top bits, so sorting rotated values sorts by that block.
+ */
+static inline uint64_t
+sh_mih_rotate_block_to_top(uint64_t h, int m, int block)
+{
+	int			shift = 64 - sh_mih_block_start(m, block) - sh_mih_block_len(m, block);
+
+	return shift == 0 ? h : (h << shift) | (h >> (64 - shift));
+}
+
+/*
+ * The table count with the lowest modelled probe cost for n rows, between min_m and max_m.
+ * Each probe of a block value costs a page visit (~200 entry comparisons); it then compares the
+ * n / 2^len entries sharing that block value. Averaged over the radii 3, 5 and 8.
+ */
+static inline int
+sh_mih_tables_for_rows(double n, int min_m, int max_m)
+{
+	static const int radii[] = {3, 5, 8};
+	const double probe_cost = 200.0;
+	int			best_m = min_m;
+	double		best_cost = 0;
+
+	for (int m = min_m; m <= max_m; m++)
+	{
+		double		cost = 0;
+
+		for (unsigned i = 0; i < sizeof(radii) / sizeof(radii[0]); i++)
+			for (int b = 0; b < m; b++)
+			{
+				int			len = sh_mih_block_len(m, b);
+
+				cost += sh_mih_neighbourhood_size(len, radii[i] / m) *
+					(probe_cost + n / (double) (UINT64_C(1) << len));
+			}
+		if (m == min_m || cost < best_cost)
+		{
+			best_m = m;
+			best_cost = cost;
+		}
+	}
+	return best_m;
+}
+
 #endif

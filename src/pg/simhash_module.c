@@ -9,6 +9,7 @@
 #include "utils/guc.h"
 
 #include "crawl_source.h"
+#include "mih_am.h"
 
 PG_MODULE_MAGIC;
 
@@ -36,4 +37,5 @@ _PG_init(void)
 							"The threads live inside the calling backend, for the length of the call.",
 							&sh_job_threads, 2, 1, 64, PGC_USERSET, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("simhash");
+	mih_init_reloptions();
 }

@@ -55,3 +55,34 @@ TEST(MihBlocks, PairsWithinKAlwaysMeetOnSomeBlock)
         ASSERT_TRUE(met) << "m=" << m << " k=" << k;
     }
 }
+
+// Sorting rotated values sorts by the block first: the rotation puts block b on the top bits and
+// loses nothing, for the 2..4 blocks of the simhash_mih access method too.
+TEST(MihBlocks, RotationPutsTheBlockOnTop)
+{
+    std::mt19937_64 rng(9);
+    for (int m = 2; m <= SH_MIH_MAX_BLOCKS; ++m)
+        for (int b = 0; b < m; ++b)
+            for (int i = 0; i < 200; ++i) {
+                uint64_t h = rng();
+                uint64_t r = sh_mih_rotate_block_to_top(h, m, b);
+                int len = sh_mih_block_len(m, b);
+                EXPECT_EQ(r >> (64 - len), sh_mih_block_value(h, m, b)) << "m=" << m << " b=" << b;
+                EXPECT_EQ(sh_popcount64(r), sh_popcount64(h));
+                uint64_t other = rng();
+                if (sh_mih_block_value(h, m, b) < sh_mih_block_value(other, m, b)) {
+                    EXPECT_LT(r, sh_mih_rotate_block_to_top(other, m, b));
+                }
+            }
+}
+
+// The cost model picks 3 tables within the size budget for realistic row counts, and the only
+// candidate when the range has one.
+TEST(MihBlocks, TableCountFromRowCount)
+{
+    for (double n : {1e3, 1e5, 1e6, 1e7, 1e8})
+        EXPECT_EQ(sh_mih_tables_for_rows(n, 2, 3), 3) << n;
+    EXPECT_EQ(sh_mih_tables_for_rows(1e6, 2, 2), 2);
+    // Four tables probe one value per table at k = 3 and win the model when allowed.
+    EXPECT_EQ(sh_mih_tables_for_rows(1e6, 2, 4), 4);
+}

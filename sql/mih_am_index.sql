@@ -1,0 +1,182 @@
+-- The simhash_mih access method (block-sorted tables) answers radius queries exactly as a
+-- sequential scan does, through index scans and bitmap scans, for every block count and radius,
+-- and after inserts (pending pages), deletes, updates and VACUUM.
+CREATE TABLE at (id int, sh simhash);
+INSERT INTO at SELECT i, ('x' || substr(md5(i::text), 1, 16))::bit(64)::simhash FROM generate_series(1, 3000) i;
+-- Clusters: a base and members a few bits away, so radius queries have many answers.
+INSERT INTO at
+SELECT 10000 + b * 100 + m,
+       base # (CASE WHEN m % 3 = 0 THEN '0' ELSE ((1::bigint << (m * 7 % 64)) | (1::bigint << (m * 13 % 64)))::simhash END)
+            # (CASE WHEN m % 4 = 1 THEN (1::bigint << (m % 64))::simhash ELSE '0' END)
+FROM (SELECT b, ('x' || substr(md5('base' || b), 1, 16))::bit(64)::simhash AS base FROM generate_series(1, 100) b) bases,
+     generate_series(1, 1 + (b % 20)) m;
+-- Many rows sharing block values, so one block value spans several index pages.
+INSERT INTO at SELECT 20000 + i, ('x' || lpad(to_hex(i), 16, '0'))::bit(64)::simhash FROM generate_series(1, 2000) i;
+INSERT INTO at VALUES (99999, NULL);
+ANALYZE at;
+CREATE TABLE aq AS
+SELECT sh AS q FROM at WHERE id % 97 = 0 AND sh IS NOT NULL
+UNION ALL SELECT ('x' || substr(md5('q' || i), 1, 16))::bit(64)::simhash FROM generate_series(1, 20) i
+UNION ALL SELECT '0000000000000400'::simhash;
+
+-- am_mismatches(k): queries whose answer through the index (index scan, then bitmap scan)
+-- differs from a sequential scan's.
+CREATE FUNCTION am_mismatches(k int) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE n bigint := 0; q_ simhash; a bigint[]; b bigint[]; c bigint[];
+BEGIN
+    FOR q_ IN SELECT q FROM aq LOOP
+        SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off;
+        SELECT array_agg(id ORDER BY id) INTO a FROM at WHERE hamming(sh, q_) <= k;
+        SET LOCAL enable_bitmapscan = on; SET LOCAL enable_indexscan = off;
+        SELECT array_agg(id ORDER BY id) INTO c FROM at WHERE hamming(sh, q_) <= k;
+        SET LOCAL enable_seqscan = on; SET LOCAL enable_bitmapscan = off;
+        SELECT array_agg(id ORDER BY id) INTO b FROM at WHERE hamming(sh, q_) <= k;
+        RESET enable_seqscan; RESET enable_indexscan; RESET enable_bitmapscan;
+        IF a IS DISTINCT FROM b OR c IS DISTINCT FROM b THEN n := n + 1; END IF;
+    END LOOP;
+    RETURN n;
+END $$;
+
+CREATE INDEX at_mih ON at USING simhash_mih (sh);
+ANALYZE at;
+-- Every radius spelling uses it, with the planner's own choice (this session has run no query
+-- through the index yet).
+EXPLAIN (COSTS OFF) SELECT id FROM at WHERE hamming(sh, '0123456789abcdef') <= 5;
+EXPLAIN (COSTS OFF) SELECT id FROM at WHERE hamming(sh, '0123456789abcdef') < 6;
+EXPLAIN (COSTS OFF) SELECT id FROM at WHERE hamming('0123456789abcdef', sh) <= 5;
+EXPLAIN (COSTS OFF) SELECT id FROM at WHERE 5 >= hamming(sh, '0123456789abcdef');
+EXPLAIN (COSTS OFF) SELECT id FROM at WHERE hamming(sh, '0123456789abcdef') BETWEEN 0 AND 5;
+EXPLAIN (COSTS OFF) SELECT id FROM at WHERE sh <-> '0123456789abcdef' <= 5;
+EXPLAIN (COSTS OFF) SELECT id FROM at WHERE hamming_within(sh, '0123456789abcdef', 5);
+EXPLAIN (COSTS OFF) SELECT id FROM at WHERE sh <@ hamming_ball('0123456789abcdef', 5);
+-- A radius covering most of the table is a sequential scan.
+EXPLAIN (COSTS OFF) SELECT id FROM at WHERE hamming(sh, '0123456789abcdef') <= 40;
+-- The built index is consistent: three tables of every non-null row, nothing pending.
+SELECT * FROM simhash_mih_check('at_mih');
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT id FROM at WHERE hamming(sh, '0123456789abcdef') <= 5;
+SET enable_indexscan = off;
+EXPLAIN (COSTS OFF) SELECT id FROM at WHERE hamming(sh, '0123456789abcdef') <= 5;
+RESET enable_indexscan;
+RESET enable_seqscan;
+SELECT k, am_mismatches(k) FROM unnest(ARRAY[-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 20, 32, 64, 100]) k;
+-- The answers are not trivially empty.
+SELECT count(*) > 100 AS many_answers FROM aq, at WHERE hamming(at.sh, aq.q) <= 8;
+
+-- Every allowed block count, and the limits of the option.
+DO $$
+DECLARE m int; bad bigint;
+BEGIN
+    FOR m IN 2..4 LOOP
+        DROP INDEX at_mih;
+        EXECUTE format('CREATE INDEX at_mih ON at USING simhash_mih (sh) WITH (blocks = %s)', m);
+        PERFORM simhash_mih_check('at_mih');
+        SELECT sum(am_mismatches(k)) INTO bad FROM unnest(ARRAY[0, 2, 3, 5, 8, 12, 64]) k;
+        RAISE NOTICE 'blocks=%: % mismatches', m, bad;
+    END LOOP;
+END $$;
+CREATE INDEX ON at USING simhash_mih (sh) WITH (blocks = 1);
+CREATE INDEX ON at USING simhash_mih (sh) WITH (blocks = 5);
+CREATE INDEX ON at USING simhash_mih (sh) WITH (tables = 3);
+CREATE INDEX ON at USING simhash_mih (id);
+CREATE INDEX ON at USING simhash_mih (sh, id);
+
+-- After inserts (into the pending pages), deletes, updates and VACUUM, which merges the
+-- pending rows into new tables once they are a page and 1/32 of the sorted rows.
+DROP INDEX at_mih;
+CREATE INDEX at_mih ON at USING simhash_mih (sh);
+INSERT INTO at SELECT 50000 + i, ('x' || substr(md5('new' || i), 1, 16))::bit(64)::simhash FROM generate_series(1, 1000) i;
+INSERT INTO at SELECT 60000 + id, sh # '0000000000000101' FROM at WHERE id BETWEEN 10000 AND 10500;
+DELETE FROM at WHERE id % 5 = 0;
+UPDATE at SET sh = sh # '8000000000000000' WHERE id % 7 = 0;
+SELECT sorted_rows, pending_rows, free_pages FROM simhash_mih_check('at_mih');
+SELECT k, am_mismatches(k) FROM unnest(ARRAY[0, 3, 5, 8, 64]) k;
+VACUUM at;
+-- Merged: nothing pending, the old pages free for the next merge.
+SELECT sorted_rows, live_sorted_rows, pending_rows, free_pages > 0 AS recycled FROM simhash_mih_check('at_mih');
+SELECT k, am_mismatches(k) FROM unnest(ARRAY[0, 3, 5, 8, 64]) k;
+CREATE TEMP TABLE size_after_merge AS SELECT pages FROM simhash_mih_check('at_mih');
+DELETE FROM at WHERE id % 3 = 0;
+VACUUM at;
+-- A few dead rows and no pending ones: VACUUM only clears their tids.
+SELECT sorted_rows, live_sorted_rows, pending_rows FROM simhash_mih_check('at_mih');
+INSERT INTO at SELECT 70000 + i, ('x' || substr(md5('newer' || i), 1, 16))::bit(64)::simhash FROM generate_series(1, 700) i;
+SELECT k, am_mismatches(k) FROM unnest(ARRAY[0, 3, 5, 8, 64]) k;
+VACUUM at;
+-- The second merge reuses the pages the first one freed: the index does not grow by a copy.
+SELECT c.sorted_rows, c.pending_rows, c.pages <= s.pages + 5 AS reused
+FROM simhash_mih_check('at_mih') c, size_after_merge s;
+SELECT k, am_mismatches(k) FROM unnest(ARRAY[0, 3, 5, 8, 64]) k;
+REINDEX INDEX at_mih;
+SELECT sorted_rows, live_sorted_rows, pending_rows FROM simhash_mih_check('at_mih');
+SELECT k, am_mismatches(k) FROM unnest(ARRAY[0, 3, 5, 8, 64]) k;
+SELECT * FROM simhash_mih_check('at');
+
+-- NULLs, an empty table, an index built empty and filled by inserts.
+SELECT count(*) FROM at WHERE hamming(sh, NULL) <= 5;
+SELECT count(*) FROM at WHERE sh <@ NULL::hamming_ball;
+CREATE TABLE ae (sh simhash);
+CREATE INDEX ae_mih ON ae USING simhash_mih (sh);
+SET enable_seqscan = off;
+SELECT count(*) FROM ae WHERE hamming(sh, '0') <= 5;
+INSERT INTO ae SELECT ('x' || lpad(to_hex(i), 16, '0'))::bit(64)::simhash FROM generate_series(0, 2000) i;
+INSERT INTO ae VALUES (NULL);
+SELECT count(*) FROM ae WHERE hamming(sh, '0') <= 2;
+SET enable_indexscan = off;
+SELECT count(*) FROM ae WHERE hamming(sh, '0') <= 2;
+RESET enable_indexscan;
+RESET enable_seqscan;
+SELECT count(*) FROM ae WHERE hamming(sh, '0') <= 2;
+
+-- A prepared query with parameters, generic plan.
+PREPARE near(simhash, int) AS SELECT count(*) FROM at WHERE hamming(sh, $1) <= $2;
+SET plan_cache_mode = force_generic_plan;
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) EXECUTE near('0123456789abcdef', 5);
+CREATE TEMP TABLE prepared_counts AS SELECT q, k FROM aq, unnest(ARRAY[3, 5, 8]) k;
+DO $$
+DECLARE r record; a bigint; b bigint; bad int := 0;
+BEGIN
+    FOR r IN SELECT * FROM prepared_counts LOOP
+        EXECUTE format('EXECUTE near(%L, %s)', r.q, r.k) INTO a;
+        SELECT count(*) INTO b FROM at WHERE bit_count((sh::bigint # r.q::bigint)::bit(64)) <= r.k;
+        IF a <> b THEN bad := bad + 1; END IF;
+    END LOOP;
+    RAISE NOTICE 'prepared mismatches: %', bad;
+END $$;
+RESET enable_seqscan;
+RESET plan_cache_mode;
+
+-- Two balls on one column: the answers are in both.
+SET enable_seqscan = off;
+SELECT count(*) FROM at WHERE sh <@ hamming_ball('0000000000000400', 6) AND sh <@ hamming_ball('0000000000000000', 2);
+RESET enable_seqscan;
+SELECT count(*) FROM at WHERE sh <@ hamming_ball('0000000000000400', 6) AND sh <@ hamming_ball('0000000000000000', 2);
+
+-- The parameterized self-join uses it as the inner side of a nested loop.
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM at a JOIN at b ON hamming(a.sh, b.sh) <= 3 AND a.id < b.id;
+RESET enable_seqscan;
+SELECT count(*) FROM at a JOIN at b ON hamming(a.sh, b.sh) <= 3 AND a.id < b.id;
+SET enable_seqscan = off;
+SELECT count(*) FROM at a JOIN at b ON hamming(a.sh, b.sh) <= 3 AND a.id < b.id;
+RESET enable_seqscan;
+
+-- With GiST on the same column, radius queries still go to simhash_mih and nearest-neighbour
+-- queries to GiST.
+CREATE INDEX at_gist ON at USING gist (sh);
+EXPLAIN (COSTS OFF) SELECT id FROM at WHERE hamming(sh, '0123456789abcdef') <= 5;
+EXPLAIN (COSTS OFF) SELECT id FROM at ORDER BY sh <-> '0123456789abcdef' LIMIT 3;
+DROP INDEX at_gist;
+
+-- An unlogged table (its index starts from the init fork) and TRUNCATE.
+CREATE UNLOGGED TABLE au (sh simhash);
+CREATE INDEX ON au USING simhash_mih (sh);
+INSERT INTO au SELECT sh FROM at WHERE sh IS NOT NULL;
+TRUNCATE au;
+INSERT INTO au SELECT sh FROM at WHERE id < 100;
+SET enable_seqscan = off;
+SELECT count(*) FROM au WHERE hamming(sh, '0') <= 64;
+RESET enable_seqscan;
+DROP TABLE at, aq, ae, au;
+DROP FUNCTION am_mismatches(int);

@@ -1,0 +1,150 @@
+/*
+ * The simhash_mih index access method: exact radius search by multi-index hashing over
+ * block-permuted sorted tables (Manku et al.), stored in the index's own pages.
+ *
+ * Layout (every page is a standard page whose used bytes lie below pd_lower, so generic WAL
+ * logs exactly them):
+ *   block 0                 meta page
+ *   table 0 pages           (hash, tid) of every row, sorted by block 0 of the hash
+ *   table 1 .. m-1 pages    (hash, ordinal in table 0), sorted by block j of the hash
+ *   fence pages             per table, a chain of (block value of the page's first entry, page)
+ *                           for each of its pages in order: the table's directory
+ *   pending pages           (hash, tid) inserted since the tables were written, unsorted, a chain
+ *   free pages              recycled by a merge, listed in the free space map
+ * A radius-k query probes, on each table j, every value within floor(k/m) bits of the query's
+ * block j (pigeonhole: an answer agrees that closely on at least one block) and compares full
+ * hashes in the index, then reads the pending pages linearly. Only true answers are returned.
+ * VACUUM invalidates the tids of dead rows in table 0 (the other tables reach rows through it),
+ * compacts pending pages, and merges a large pending list into new tables (mih_am_merge.c).
+ */
+#ifndef SIMHASH_MIH_AM_H
+#define SIMHASH_MIH_AM_H
+
+#include "postgres.h"
+
+#include "access/amapi.h"
+#include "access/generic_xlog.h"
+#include "nodes/execnodes.h"
+#include "storage/bufmgr.h"
+#include "storage/bufpage.h"
+#include "storage/itemptr.h"
+#include "utils/rel.h"
+
+#define MIH_MAGIC			0x4D494841	/* "MIHA" */
+#define MIH_VERSION			1
+#define MIH_META_BLKNO		0
+#define MIH_MIN_TABLES		2
+#define MIH_MAX_TABLES		4
+
+/* Page kinds, kept in the special space. */
+#define MIH_PAGE_META		1
+#define MIH_PAGE_TABLE0		2
+#define MIH_PAGE_TABLEJ		3
+#define MIH_PAGE_FENCE		4
+#define MIH_PAGE_PENDING	5
+#define MIH_PAGE_FREE		6
+
+typedef struct MihPageOpaque
+{
+	uint16		kind;
+	uint16		nitems;
+	BlockNumber next;			/* pending and fence chains; on table pages, the build's tag */
+} MihPageOpaque;
+
+/* Table pages carry the low bits of their build's id, so a scan can tell a recycled page. */
+#define MihBuildTag(build_id)	((uint32) (build_id))
+
+#define MIH_DATA_BYTES \
+	(BLCKSZ - MAXALIGN(SizeOfPageHeaderData) - MAXALIGN(sizeof(MihPageOpaque)))
+/* table 0 and pending pages: uint64 hash[MIH_ROWS_PER_PAGE], then ItemPointerData tid[...] */
+#define MIH_ROWS_PER_PAGE	(MIH_DATA_BYTES / (sizeof(uint64) + sizeof(ItemPointerData)))
+/* tables 1..m-1: uint64 hash[MIH_REFS_PER_PAGE], then uint32 ordinal[...] */
+#define MIH_REFS_PER_PAGE	(MIH_DATA_BYTES / (sizeof(uint64) + sizeof(uint32)))
+typedef struct MihFence
+{
+	uint32		first_value;	/* the table's block of the page's first hash */
+	BlockNumber blkno;
+} MihFence;
+
+#define MIH_FENCES_PER_PAGE	(MIH_DATA_BYTES / sizeof(MihFence))
+
+#define MihPageGetOpaque(page)	((MihPageOpaque *) PageGetSpecialPointer(page))
+#define MihPageHashes(page)		((uint64 *) PageGetContents(page))
+#define MihPageTids(page)		((ItemPointerData *) (PageGetContents(page) + MIH_ROWS_PER_PAGE * sizeof(uint64)))
+#define MihPageOrdinals(page)	((uint32 *) (PageGetContents(page) + MIH_REFS_PER_PAGE * sizeof(uint64)))
+#define MihPageFences(page)		((MihFence *) PageGetContents(page))
+
+typedef struct MihMeta
+{
+	uint32		magic;
+	uint32		version;
+	uint64		build_id;		/* changes whenever the sorted tables are written anew */
+	int32		ntables;		/* m */
+	uint32		unused;
+	uint64		nrows;			/* entries in each sorted table, dead ones included */
+	uint32		table_pages[MIH_MAX_TABLES];
+	BlockNumber fence_head[MIH_MAX_TABLES];
+	BlockNumber pending_head;
+	BlockNumber pending_tail;
+	uint64		npending;		/* entries in pending pages (upper bound: VACUUM removes some) */
+} MihMeta;
+
+#define MihPageGetMeta(page)	((MihMeta *) PageGetContents(page))
+
+typedef struct MihOptions
+{
+	int32		vl_len_;		/* varlena header (do not touch directly!) */
+	int			blocks;			/* 0: chosen from the row count at build */
+} MihOptions;
+
+/* The directory of every table of one build, read from the fence pages and kept in rd_amcache. */
+typedef struct MihDirectory
+{
+	uint64		build_id;
+	int			ntables;
+	uint32		pages[MIH_MAX_TABLES];
+	uint32	   *first_values[MIH_MAX_TABLES];
+	BlockNumber *blocks[MIH_MAX_TABLES];
+} MihDirectory;
+
+/* mih_am_pages.c */
+extern void mih_init_page(Page page, uint16 kind);
+extern Buffer mih_new_buffer(Relation index);
+extern BlockNumber mih_write_image(Relation index, Buffer buffer, Page image);
+extern Buffer mih_pin_meta(Relation index, MihMeta *meta);
+extern void mih_read_meta(Relation index, MihMeta *meta);
+extern const MihDirectory *mih_directory(Relation index, const MihMeta *meta);
+extern void mih_free_page(Relation index, BlockNumber blkno);
+
+/* mih_am_tables.c */
+extern void mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, int m,
+							 MihMeta *meta);
+
+/* mih_am_merge.c */
+extern bool mih_merge_pending(Relation index);
+
+/* mih_am_build.c */
+extern int mih_tables_for(Relation index, Size nrows);
+extern IndexBuildResult *mih_build(Relation heap, Relation index, IndexInfo *info);
+extern void mih_buildempty(Relation index);
+
+/* mih_am_insert.c */
+extern bool mih_insert(Relation index, Datum *values, bool *isnull, ItemPointer tid, Relation heap,
+					   IndexUniqueCheck check, bool indexUnchanged, IndexInfo *info);
+
+/* mih_am_scan.c */
+extern IndexScanDesc mih_beginscan(Relation index, int nkeys, int norderbys);
+extern void mih_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int norderbys);
+extern bool mih_gettuple(IndexScanDesc scan, ScanDirection dir);
+extern int64 mih_getbitmap(IndexScanDesc scan, TIDBitmap *tbm);
+extern void mih_endscan(IndexScanDesc scan);
+
+/* mih_am_vacuum.c */
+extern IndexBulkDeleteResult *mih_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
+											 IndexBulkDeleteCallback callback, void *callback_state);
+extern IndexBulkDeleteResult *mih_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats);
+
+/* mih_am_handler.c */
+extern void mih_init_reloptions(void);
+
+#endif

@@ -1,0 +1,133 @@
+/*
+ * Building a simhash_mih index: collect (hash, tid) of every non-null row, write the meta page
+ * and the sorted tables.
+ */
+#include "simhash_type.h"
+#include "mih_am.h"
+
+#include "access/tableam.h"
+#include "access/xloginsert.h"
+#include "catalog/index.h"
+#include "storage/smgr.h"
+#include "utils/memutils.h"
+
+#include "mih_blocks.h"
+
+typedef struct MihBuildState
+{
+	uint64	   *hashes;
+	ItemPointerData *tids;
+	Size		n;
+	Size		cap;
+} MihBuildState;
+
+static void
+collect_row(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool alive, void *arg)
+{
+	MihBuildState *st = (MihBuildState *) arg;
+
+	if (isnull[0])
+		return;					/* NULLs are never within any radius */
+	if (st->n == st->cap)
+	{
+		if (st->cap >= PG_UINT32_MAX / 2)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("a simhash_mih index holds at most %u rows", PG_UINT32_MAX / 2)));
+		st->cap *= 2;
+		st->hashes = repalloc_huge(st->hashes, st->cap * sizeof(uint64));
+		st->tids = repalloc_huge(st->tids, st->cap * sizeof(ItemPointerData));
+	}
+	st->hashes[st->n] = DatumGetSimhash(values[0]);
+	st->tids[st->n] = *tid;
+	st->n++;
+}
+
+/* The number of tables: the "blocks" option, else the cheapest for the row count. */
+int
+mih_tables_for(Relation index, Size nrows)
+{
+	MihOptions *opts = (MihOptions *) index->rd_options;
+
+	if (opts && opts->blocks != 0)
+		return opts->blocks;
+	/* Four tables would cost 50 bytes a row; the size budget is 3 x (8 + 6). */
+	return sh_mih_tables_for_rows((double) nrows, MIH_MIN_TABLES, 3);
+}
+
+static void
+init_meta(MihMeta *meta)
+{
+	memset(meta, 0, sizeof(MihMeta));
+	meta->magic = MIH_MAGIC;
+	meta->version = MIH_VERSION;
+	meta->ntables = 3;
+	for (int j = 0; j < MIH_MAX_TABLES; j++)
+		meta->fence_head[j] = InvalidBlockNumber;
+	meta->pending_head = InvalidBlockNumber;
+	meta->pending_tail = InvalidBlockNumber;
+}
+
+static void
+write_meta(Relation index, Buffer buffer, const MihMeta *meta)
+{
+	GenericXLogState *state = GenericXLogStart(index);
+	Page		page = GenericXLogRegisterBuffer(state, buffer, GENERIC_XLOG_FULL_IMAGE);
+
+	mih_init_page(page, MIH_PAGE_META);
+	memcpy(MihPageGetMeta(page), meta, sizeof(MihMeta));
+	GenericXLogFinish(state);
+}
+
+IndexBuildResult *
+mih_build(Relation heap, Relation index, IndexInfo *info)
+{
+	IndexBuildResult *result;
+	MihBuildState st;
+	MihMeta		meta;
+	Buffer		meta_buf;
+	double		reltuples;
+
+	if (RelationGetNumberOfBlocks(index) != 0)
+		elog(ERROR, "index \"%s\" already contains data", RelationGetRelationName(index));
+
+	st.cap = 1024;
+	st.n = 0;
+	st.hashes = palloc_extended(st.cap * sizeof(uint64), MCXT_ALLOC_HUGE);
+	st.tids = palloc_extended(st.cap * sizeof(ItemPointerData), MCXT_ALLOC_HUGE);
+	reltuples = table_index_build_scan(heap, index, info, true, true, collect_row, &st, NULL);
+
+	init_meta(&meta);
+	meta_buf = mih_new_buffer(index);
+	Assert(BufferGetBlockNumber(meta_buf) == MIH_META_BLKNO);
+	write_meta(index, meta_buf, &meta);
+	LockBuffer(meta_buf, BUFFER_LOCK_UNLOCK);
+
+	mih_write_tables(index, st.hashes, st.tids, st.n, mih_tables_for(index, st.n), &meta);
+
+	LockBuffer(meta_buf, BUFFER_LOCK_EXCLUSIVE);
+	write_meta(index, meta_buf, &meta);
+	UnlockReleaseBuffer(meta_buf);
+
+	result = palloc(sizeof(IndexBuildResult));
+	result->heap_tuples = reltuples;
+	result->index_tuples = (double) st.n;
+	return result;
+}
+
+/* The init fork of an unlogged index: an empty meta page. */
+void
+mih_buildempty(Relation index)
+{
+	PGAlignedBlock image;
+	MihMeta		meta;
+
+	init_meta(&meta);
+	mih_init_page(image.data, MIH_PAGE_META);
+	memcpy(MihPageGetMeta(image.data), &meta, sizeof(MihMeta));
+	PageSetChecksumInplace(image.data, MIH_META_BLKNO);
+	smgrwrite(RelationGetSmgr(index), INIT_FORKNUM, MIH_META_BLKNO, image.data, true);
+	log_newpage(&(RelationGetSmgr(index))->smgr_rnode.node, INIT_FORKNUM, MIH_META_BLKNO,
+				image.data, true);
+	smgrimmedsync(RelationGetSmgr(index), INIT_FORKNUM);
+}

@@ -1,0 +1,177 @@
+/*
+ * simhash_mih_check(index): verifies the invariants a simhash_mih index relies on and reports its
+ * shape. Each table is sorted by its block, its directory matches its pages, every row of table 0
+ * appears exactly once in every other table with the same hash, and the pending chain is sound.
+ * A violation is an index_corrupted error naming the page.
+ */
+#include "mih_am.h"
+
+#include "access/relation.h"
+#include "catalog/pg_class.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+
+#include "mih_blocks.h"
+
+PG_FUNCTION_INFO_V1(simhash_mih_check);
+
+#define CORRUPT(index, blkno, ...) \
+	ereport(ERROR, \
+			(errcode(ERRCODE_INDEX_CORRUPTED), \
+			 errmsg("index \"%s\" block %u: %s", RelationGetRelationName(index), (blkno), \
+					psprintf(__VA_ARGS__))))
+
+static Page
+copy_page(Relation index, BlockNumber blkno, uint16 kind, PGAlignedBlock *copy)
+{
+	Buffer		buffer = ReadBuffer(index, blkno);
+
+	LockBuffer(buffer, BUFFER_LOCK_SHARE);
+	memcpy(copy->data, BufferGetPage(buffer), BLCKSZ);
+	UnlockReleaseBuffer(buffer);
+	if (PageIsNew(copy->data) || MihPageGetOpaque(copy->data)->kind != kind)
+		CORRUPT(index, blkno, "expected a page of kind %d", kind);
+	return copy->data;
+}
+
+/* Table 0: sorted by block 0, full pages but the last; returns the hashes and counts live rows. */
+static uint64 *
+check_table0(Relation index, const MihMeta *meta, const MihDirectory *dir, int64 *live)
+{
+	uint64	   *hashes = palloc_extended(Max(meta->nrows, 1) * sizeof(uint64), MCXT_ALLOC_HUGE);
+	uint64		n = 0;
+	uint32		prev = 0;
+	PGAlignedBlock copy;
+
+	for (uint32 p = 0; p < dir->pages[0]; p++)
+	{
+		Page		page = copy_page(index, dir->blocks[0][p], MIH_PAGE_TABLE0, &copy);
+		int			items = MihPageGetOpaque(page)->nitems;
+
+		CHECK_FOR_INTERRUPTS();
+		if (items == 0 || (p + 1 < dir->pages[0] && items != (int) MIH_ROWS_PER_PAGE))
+			CORRUPT(index, dir->blocks[0][p], "table 0 page %u holds %d rows", p, items);
+		if (MihPageGetOpaque(page)->next != MihBuildTag(meta->build_id))
+			CORRUPT(index, dir->blocks[0][p], "table 0 page %u is of another build", p);
+		for (int i = 0; i < items; i++)
+		{
+			uint32		v = sh_mih_block_value(MihPageHashes(page)[i], meta->ntables, 0);
+
+			if ((n > 0 && v < prev) || (i == 0 && v != dir->first_values[0][p]))
+				CORRUPT(index, dir->blocks[0][p], "table 0 is out of order at row %d", i);
+			prev = v;
+			if (ItemPointerIsValid(&MihPageTids(page)[i]))
+				(*live)++;
+			if (n >= meta->nrows)
+				CORRUPT(index, dir->blocks[0][p], "table 0 holds more than %lu rows", (unsigned long) meta->nrows);
+			hashes[n++] = MihPageHashes(page)[i];
+		}
+	}
+	if (n != meta->nrows)
+		CORRUPT(index, MIH_META_BLKNO, "table 0 holds %lu rows, the meta page says %lu",
+				(unsigned long) n, (unsigned long) meta->nrows);
+	return hashes;
+}
+
+/* Table j: sorted by block j, each ordinal of table 0 once, with the same hash. */
+static void
+check_tablej(Relation index, const MihMeta *meta, const MihDirectory *dir, int j, const uint64 *hashes)
+{
+	uint8	   *seen = palloc_extended(Max(meta->nrows, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	uint64		n = 0;
+	uint32		prev = 0;
+	PGAlignedBlock copy;
+
+	for (uint32 p = 0; p < dir->pages[j]; p++)
+	{
+		Page		page = copy_page(index, dir->blocks[j][p], MIH_PAGE_TABLEJ, &copy);
+		int			items = MihPageGetOpaque(page)->nitems;
+
+		CHECK_FOR_INTERRUPTS();
+		if (MihPageGetOpaque(page)->next != MihBuildTag(meta->build_id))
+			CORRUPT(index, dir->blocks[j][p], "table %d page %u is of another build", j, p);
+		for (int i = 0; i < items; i++, n++)
+		{
+			uint64		h = MihPageHashes(page)[i];
+			uint32		ord = MihPageOrdinals(page)[i];
+			uint32		v = sh_mih_block_value(h, meta->ntables, j);
+
+			if ((n > 0 && v < prev) || (i == 0 && v != dir->first_values[j][p]))
+				CORRUPT(index, dir->blocks[j][p], "table %d is out of order at row %d", j, i);
+			prev = v;
+			if (ord >= meta->nrows || seen[ord] || hashes[ord] != h)
+				CORRUPT(index, dir->blocks[j][p], "table %d row %d does not match table 0 row %u", j, i, ord);
+			seen[ord] = 1;
+		}
+	}
+	if (n != meta->nrows)
+		CORRUPT(index, MIH_META_BLKNO, "table %d holds %lu rows, table 0 %lu", j,
+				(unsigned long) n, (unsigned long) meta->nrows);
+	pfree(seen);
+}
+
+Datum
+simhash_mih_check(PG_FUNCTION_ARGS)
+{
+	Oid			indexoid = PG_GETARG_OID(0);
+	Relation	index = relation_open(indexoid, AccessShareLock);
+	TupleDesc	tupdesc;
+	MihMeta		meta;
+	Buffer		meta_buf;
+	const MihDirectory *dir;
+	uint64	   *hashes;
+	int64		live = 0,
+				pending = 0,
+				free_pages = 0;
+	BlockNumber nblocks;
+	PGAlignedBlock copy;
+	Datum		values[6];
+	bool		nulls[6] = {false};
+
+	if (index->rd_rel->relkind != RELKIND_INDEX || index->rd_indam->aminsert != mih_insert)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a simhash_mih index", RelationGetRelationName(index))));
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "simhash_mih_check must return a record");
+
+	/* Pinned meta page: a concurrent merge cannot recycle the pages checked. */
+	meta_buf = mih_pin_meta(index, &meta);
+	dir = mih_directory(index, &meta);
+	hashes = check_table0(index, &meta, dir, &live);
+	for (int j = 1; j < meta.ntables; j++)
+		check_tablej(index, &meta, dir, j, hashes);
+	for (BlockNumber blkno = meta.pending_head; blkno != InvalidBlockNumber;)
+	{
+		Page		page = copy_page(index, blkno, MIH_PAGE_PENDING, &copy);
+
+		for (int i = 0; i < MihPageGetOpaque(page)->nitems; i++)
+			if (ItemPointerIsValid(&MihPageTids(page)[i]))
+				pending++;
+		blkno = MihPageGetOpaque(page)->next;
+	}
+	nblocks = RelationGetNumberOfBlocks(index);
+	for (BlockNumber blkno = 1; blkno < nblocks; blkno++)
+	{
+		Buffer		buffer = ReadBuffer(index, blkno);
+		Page		page;
+
+		LockBuffer(buffer, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buffer);
+		if (!PageIsNew(page) && MihPageGetOpaque(page)->kind == MIH_PAGE_FREE)
+			free_pages++;
+		UnlockReleaseBuffer(buffer);
+	}
+	ReleaseBuffer(meta_buf);
+	relation_close(index, AccessShareLock);
+
+	values[0] = Int32GetDatum(meta.ntables);
+	values[1] = Int64GetDatum((int64) meta.nrows);
+	values[2] = Int64GetDatum(live);
+	values[3] = Int64GetDatum(pending);
+	values[4] = Int64GetDatum((int64) nblocks);
+	values[5] = Int64GetDatum(free_pages);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}

@@ -1,0 +1,153 @@
+/*
+ * The simhash_mih index access method: its handler, the "blocks" option, operator class
+ * validation and cost estimate. The pages, build, insert, scan and vacuum live in mih_am_*.c.
+ */
+#include "mih_am.h"
+
+#include "access/htup_details.h"
+#include "access/reloptions.h"
+#include "catalog/pg_amop.h"
+#include "catalog/pg_amproc.h"
+#include "catalog/pg_opclass.h"
+#include "commands/vacuum.h"
+#include "utils/catcache.h"
+#include "utils/lsyscache.h"
+#include "utils/selfuncs.h"
+#include "utils/syscache.h"
+
+#define STRATEGY_IN_BALL	1
+
+PG_FUNCTION_INFO_V1(simhash_mih_handler);
+
+static relopt_kind mih_relopt_kind;
+
+void
+mih_init_reloptions(void)
+{
+	mih_relopt_kind = add_reloption_kind();
+	/* 0 (the default) lets the build choose from the row count. */
+	add_int_reloption(mih_relopt_kind, "blocks",
+					  "number of blocks, and of sorted tables, the 64 bits are split into (2..4)",
+					  0, MIH_MIN_TABLES, MIH_MAX_TABLES, AccessExclusiveLock);
+}
+
+static bytea *
+mih_options(Datum reloptions, bool validate)
+{
+	static const relopt_parse_elt tab[] = {
+		{"blocks", RELOPT_TYPE_INT, offsetof(MihOptions, blocks)},
+	};
+
+	return (bytea *) build_reloptions(reloptions, validate, mih_relopt_kind,
+									  sizeof(MihOptions), tab, lengthof(tab));
+}
+
+/* An operator class of this method has only <@ as strategy 1, and no support functions. */
+static bool
+mih_validate(Oid opclassoid)
+{
+	HeapTuple	classtup = SearchSysCache1(CLAOID, ObjectIdGetDatum(opclassoid));
+	Oid			opfamily;
+	CatCList   *oprlist,
+			   *proclist;
+	bool		ok = true;
+
+	if (!HeapTupleIsValid(classtup))
+		elog(ERROR, "cache lookup failed for operator class %u", opclassoid);
+	opfamily = ((Form_pg_opclass) GETSTRUCT(classtup))->opcfamily;
+	ReleaseSysCache(classtup);
+
+	oprlist = SearchSysCacheList1(AMOPSTRATEGY, ObjectIdGetDatum(opfamily));
+	for (int i = 0; i < oprlist->n_members; i++)
+	{
+		Form_pg_amop op = (Form_pg_amop) GETSTRUCT(&oprlist->members[i]->tuple);
+
+		if (op->amopstrategy != STRATEGY_IN_BALL || op->amoppurpose != AMOP_SEARCH)
+		{
+			ereport(INFO,
+					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+					 errmsg("simhash_mih operator family %u has operator %u with unsupported strategy %d",
+							opfamily, op->amopopr, op->amopstrategy)));
+			ok = false;
+		}
+	}
+	ReleaseSysCacheList(oprlist);
+
+	proclist = SearchSysCacheList1(AMPROCNUM, ObjectIdGetDatum(opfamily));
+	if (proclist->n_members > 0)
+	{
+		ereport(INFO,
+				(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+				 errmsg("simhash_mih operator family %u has support functions; it takes none", opfamily)));
+		ok = false;
+	}
+	ReleaseSysCacheList(proclist);
+	return ok;
+}
+
+static void
+mih_costestimate(PlannerInfo *root, IndexPath *path, double loop_count, Cost *startup_cost,
+				 Cost *total_cost, Selectivity *selectivity, double *correlation, double *pages)
+{
+	GenericCosts costs;
+
+	MemSet(&costs, 0, sizeof(costs));
+	genericcostestimate(root, path, loop_count, &costs);
+	*startup_cost = costs.indexStartupCost;
+	*total_cost = costs.indexTotalCost;
+	*selectivity = costs.indexSelectivity;
+	*correlation = costs.indexCorrelation;
+	*pages = costs.numIndexPages;
+}
+
+Datum
+simhash_mih_handler(PG_FUNCTION_ARGS)
+{
+	IndexAmRoutine *am = makeNode(IndexAmRoutine);
+
+	am->amstrategies = 1;
+	am->amsupport = 0;
+	am->amoptsprocnum = 0;
+	am->amcanorder = false;
+	am->amcanorderbyop = false;
+	am->amcanbackward = false;
+	am->amcanunique = false;
+	am->amcanmulticol = false;
+	am->amoptionalkey = false;
+	am->amsearcharray = false;
+	am->amsearchnulls = false;
+	am->amstorage = false;
+	am->amclusterable = false;
+	am->ampredlocks = false;
+	am->amcanparallel = false;
+	am->amcaninclude = false;
+	am->amusemaintenanceworkmem = false;
+	/* The cleanup may merge, which extends the index: it stays in the leader. */
+	am->amparallelvacuumoptions = VACUUM_OPTION_PARALLEL_BULKDEL;
+	am->amkeytype = InvalidOid;
+
+	am->ambuild = mih_build;
+	am->ambuildempty = mih_buildempty;
+	am->aminsert = mih_insert;
+	am->ambulkdelete = mih_bulkdelete;
+	am->amvacuumcleanup = mih_vacuumcleanup;
+	am->amcanreturn = NULL;
+	am->amcostestimate = mih_costestimate;
+	am->amoptions = mih_options;
+	am->amproperty = NULL;
+	am->ambuildphasename = NULL;
+	am->amvalidate = mih_validate;
+	am->amadjustmembers = NULL;
+	am->ambeginscan = mih_beginscan;
+	am->amrescan = mih_rescan;
+	am->amgettuple = mih_gettuple;
+	am->amgetbitmap = mih_getbitmap;
+	am->amendscan = mih_endscan;
+	am->ammarkpos = NULL;
+	am->amrestrpos = NULL;
+	am->amestimateparallelscan = NULL;
+	am->aminitparallelscan = NULL;
+	am->amparallelrescan = NULL;
+
+	PG_RETURN_POINTER(am);
+}

@@ -1,0 +1,19 @@
+-- ===== Index access method simhash_mih: exact radius search over block-sorted tables ========
+-- CREATE INDEX ON pages USING simhash_mih (sh);                 -- blocks chosen from the row count
+-- CREATE INDEX ON pages USING simhash_mih (sh) WITH (blocks = 4);
+CREATE FUNCTION simhash_mih_handler(internal) RETURNS index_am_handler
+    AS 'MODULE_PATHNAME' LANGUAGE C;
+CREATE ACCESS METHOD simhash_mih TYPE INDEX HANDLER simhash_mih_handler;
+
+CREATE OPERATOR CLASS simhash_ops DEFAULT FOR TYPE simhash USING simhash_mih AS
+    OPERATOR 1 <@ (simhash, hamming_ball);
+
+COMMENT ON ACCESS METHOD simhash_mih IS 'exact radius search on simhash by multi-index hashing over block-sorted tables';
+COMMENT ON OPERATOR CLASS simhash_ops USING simhash_mih IS 'exact radius search (<@) on simhash';
+COMMENT ON FUNCTION simhash_mih_handler(internal) IS 'index access method handler of simhash_mih (called by the server only)';
+
+CREATE FUNCTION simhash_mih_check(index regclass,
+    OUT blocks integer, OUT sorted_rows bigint, OUT live_sorted_rows bigint, OUT pending_rows bigint,
+    OUT pages bigint, OUT free_pages bigint)
+    AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash_mih_check(regclass) IS 'verifies a simhash_mih index (order, directory, cross-table consistency) and reports its shape; index_corrupted error on a violation';
