@@ -70,3 +70,12 @@ core-test-asan: $(CORE_TEST_SRCS) $(CORE_SRCS) $(BRIDGE_SRCS) $(wildcard src/cor
 core-check: core-test core-test-asan
 	./core-test
 	./core-test-asan
+
+# ---- Benchmarks of the core (Google Benchmark); never run by the tests --------------------------
+# ./bench-core-page [PAGES.tsv]: see bench/core/page_bench.cpp.
+BENCH_CORE_SRCS = $(sort $(wildcard bench/core/*.cpp))
+bench-core: bench-core-page
+bench-core-page: $(BENCH_CORE_SRCS) $(CORE_SRCS) $(BRIDGE_SRCS) $(wildcard src/core/*.hpp src/core/*.h src/bridge/*.h src/bridge/*.hpp)
+	g++ -std=c++17 -O2 -g $(ARCH_FLAGS) -Wall -Wextra $(if $(WERROR),-Werror) -Isrc/core -Isrc/bridge \
+	    -o $@ $(BENCH_CORE_SRCS) $(CORE_SRCS) $(BRIDGE_SRCS) -lbenchmark -pthread $(CORE_LIBS)
+.PHONY: bench-core
