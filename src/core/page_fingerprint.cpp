@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "bit_counts.hpp"
 #include "bridge_guard.hpp"
 #include "charikar.h"
 
@@ -49,17 +50,27 @@ void PageFingerprint::finish()
 uint64_t PageFingerprint::simhash()
 {
     finish();
+    // Weights 1 (distinct) and occurrence counts (frequency) are whole numbers: their Charikar sums
+    // are counted exactly in integers. A frequency weight is the same as every occurrence counting
+    // once, so that weighting needs no grouping at all.
+    if (options_.weighting == Weighting::frequency) {
+        BitCounts counts;
+        for (const uint64_t f : features_) counts.add(f);
+        return counts.simhash();
+    }
     std::sort(features_.begin(), features_.end());
+    if (options_.weighting == Weighting::distinct) {
+        BitCounts counts;
+        for (std::size_t i = 0; i < features_.size(); ++i)
+            if (i == 0 || features_[i] != features_[i - 1]) counts.add(features_[i]);
+        return counts.simhash();
+    }
     sh_charikar acc;
     sh_charikar_init(&acc);
     for (std::size_t i = 0; i < features_.size();) {
         std::size_t j = i;
         while (j < features_.size() && features_[j] == features_[i]) ++j;
-        const double count = double(j - i);
-        double weight = 1.0;
-        if (options_.weighting == Weighting::frequency) weight = count;
-        if (options_.weighting == Weighting::log) weight = 1.0 + std::log(count);
-        sh_charikar_add(&acc, features_[i], weight);
+        sh_charikar_add(&acc, features_[i], 1.0 + std::log(double(j - i)));
         i = j;
     }
     return sh_charikar_result(&acc);
