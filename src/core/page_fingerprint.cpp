@@ -7,6 +7,7 @@
 #include "bit_counts.hpp"
 #include "bridge_guard.hpp"
 #include "charikar.h"
+#include "distinct_features.hpp"
 
 namespace simhash {
 
@@ -53,18 +54,12 @@ uint64_t PageFingerprint::simhash()
     // Weights 1 (distinct) and occurrence counts (frequency) are whole numbers: their Charikar sums
     // are counted exactly in integers. A frequency weight is the same as every occurrence counting
     // once, so that weighting needs no grouping at all.
-    if (options_.weighting == Weighting::frequency) {
-        BitCounts counts;
-        for (const uint64_t f : features_) counts.add(f);
-        return counts.simhash();
+    if (options_.weighting == Weighting::frequency) return unweighted_simhash(features_.data(), features_.size());
+    if (options_.weighting == Weighting::distinct) {
+        keep_distinct(features_);
+        return unweighted_simhash(features_.data(), features_.size());
     }
     std::sort(features_.begin(), features_.end());
-    if (options_.weighting == Weighting::distinct) {
-        BitCounts counts;
-        for (std::size_t i = 0; i < features_.size(); ++i)
-            if (i == 0 || features_[i] != features_[i - 1]) counts.add(features_[i]);
-        return counts.simhash();
-    }
     sh_charikar acc;
     sh_charikar_init(&acc);
     for (std::size_t i = 0; i < features_.size();) {
@@ -79,6 +74,7 @@ uint64_t PageFingerprint::simhash()
 void PageFingerprint::min_hashes(uint64_t out[kMinHashes])
 {
     finish();
+    keep_distinct(features_);  // a minimum ignores repeats: fewer values to permute 128 times
     simhash::min_hashes(features_.data(), features_.size(), out);
 }
 

@@ -66,6 +66,9 @@ std::size_t sequence_length(unsigned char c)
     return 0;
 }
 
+// ASCII words up to this long are hashed without going through token_.
+constexpr std::size_t kShortToken = 64;
+
 bool is_continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
 
 // XXH3-64 of 64-bit words written as little-endian bytes.
@@ -113,18 +116,22 @@ void FeatureStream::character(uint32_t cp, std::vector<uint64_t> &features)
     if (tokens_ >= w) features.push_back(hash_code_points(&char_ring_[ring_pos_ + 1], w));
 }
 
+void FeatureStream::word(uint64_t token_hash, std::vector<uint64_t> &features)
+{
+    const std::size_t w = std::size_t(options_.size);
+    ring_pos_ = ring_pos_ + 1 == w ? 0 : ring_pos_ + 1;
+    token_ring_[ring_pos_] = token_ring_[ring_pos_ + w] = token_hash;
+    ++tokens_;
+    if (tokens_ >= w) features.push_back(hash_le64_words(&token_ring_[ring_pos_ + 1], w));
+}
+
 void FeatureStream::end_token(std::vector<uint64_t> &features)
 {
     if (token_.empty()) return;
-    if (options_.unit == FeatureOptions::Unit::word) {
-        const std::size_t w = std::size_t(options_.size);
-        ring_pos_ = ring_pos_ + 1 == w ? 0 : ring_pos_ + 1;
-        token_ring_[ring_pos_] = token_ring_[ring_pos_ + w] = XXH3_64bits(token_.data(), token_.size());
-        ++tokens_;
-        if (tokens_ >= w) features.push_back(hash_le64_words(&token_ring_[ring_pos_ + 1], w));
-    } else {
+    if (options_.unit == FeatureOptions::Unit::word)
+        word(XXH3_64bits(token_.data(), token_.size()), features);
+    else
         space_due_ = true;
-    }
     token_.clear();
 }
 
@@ -187,7 +194,15 @@ void FeatureStream::feed(const char *data, std::size_t len, std::vector<uint64_t
             } else if (options_.unit == FeatureOptions::Unit::word) {
                 std::size_t j = i + 1;
                 while (j < len && p[j] < 0x80 && kAscii.keep[p[j]]) ++j;
-                ascii_word_run(p + i, j - i);
+                if (token_.empty() && j < len && p[j] < 0x80 && j - i <= kShortToken) {
+                    // The whole token, ended by ASCII punctuation or space: hash it from the stack.
+                    const unsigned char *table = options_.fold_case ? kAscii.fold : kAscii.keep;
+                    char folded[kShortToken];
+                    for (std::size_t k = i; k < j; ++k) folded[k - i] = char(table[p[k]]);
+                    word(XXH3_64bits(folded, j - i), features);
+                } else {
+                    ascii_word_run(p + i, j - i);
+                }
                 i = j;
             } else {
                 const unsigned char folded = options_.fold_case ? kAscii.fold[c] : c;

@@ -41,6 +41,7 @@ public:
 private:
     void code_point(uint32_t cp, std::vector<uint64_t> &features);
     void end_token(std::vector<uint64_t> &features);
+    void word(uint64_t token_hash, std::vector<uint64_t> &features);
     void character(uint32_t cp, std::vector<uint64_t> &features);
     void ascii_word_run(const unsigned char *p, std::size_t n);
 
