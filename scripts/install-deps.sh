@@ -10,6 +10,7 @@ packages=(
     libgtest-dev libbenchmark-dev           # core tests and benchmarks
     libipc-run-perl                         # PostgreSQL's TAP test framework
     iproute2 util-linux                     # ss (free port), runuser, flock
+    chromium python3                        # the heat map test renders SVG to PNG and reads its pixels
 )
 missing=()
 for p in "${packages[@]}"; do

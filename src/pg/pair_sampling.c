@@ -1,0 +1,172 @@
+/*
+ * simhash_sample_pairs(source, pairs, seed, within_group): uniformly random pairs of distinct
+ * pages, reproducible with a seed, for the threshold analysis.
+ *
+ * Random numbers: SplitMix64 started from the seed; a number below n is the high 64 bits of
+ * next() * n (the bias, below n / 2^64, is far under anything a sample can show). A pair draws a
+ * first row i uniformly, then a second row uniformly among the others, so every unordered pair is
+ * equally likely; pairs are drawn independently (with replacement). Within groups, a group is first
+ * drawn with probability proportional to its number of pairs, which keeps the pairs uniform over all
+ * same-group pairs.
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/tuplestore.h"
+
+#include "int_source.h"
+
+PG_FUNCTION_INFO_V1(simhash_sample_pairs);
+
+typedef struct SplitMix64
+{
+	uint64		state;
+} SplitMix64;
+
+static inline uint64
+splitmix64_next(SplitMix64 *r)
+{
+	uint64		z = (r->state += UINT64CONST(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64CONST(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64CONST(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+static inline uint64
+below(SplitMix64 *r, uint64 n)
+{
+	return (uint64) (((unsigned __int128) splitmix64_next(r) * n) >> 64);
+}
+
+static int
+compare_int64(const void *a, const void *b)
+{
+	int64		x = *(const int64 *) a;
+	int64		y = *(const int64 *) b;
+
+	return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+static void
+check_unique_ids(const int64 *ids, size_t n)
+{
+	int64	   *sorted = palloc_extended(n * sizeof(int64), MCXT_ALLOC_HUGE);
+
+	memcpy(sorted, ids, n * sizeof(int64));
+	qsort(sorted, n, sizeof(int64), compare_int64);
+	for (size_t i = 1; i < n; i++)
+		if (sorted[i] == sorted[i - 1])
+			ereport(ERROR,
+					(errcode(ERRCODE_UNIQUE_VIOLATION),
+					 errmsg("the source query returns the id %lld more than once", (long long) sorted[i])));
+	pfree(sorted);
+}
+
+/* Emits a uniformly random pair of distinct rows among ids[from .. from + size). */
+static void
+emit_pair(ReturnSetInfo *rsinfo, SplitMix64 *r, const int64 *ids, size_t from, uint64 size)
+{
+	uint64		i = below(r, size);
+	uint64		j = below(r, size - 1);
+	int64		a,
+				b;
+	Datum		values[2];
+	bool		nulls[2] = {false, false};
+
+	if (j >= i)
+		j++;
+	a = ids[from + i];
+	b = ids[from + j];
+	values[0] = Int64GetDatum(Min(a, b));
+	values[1] = Int64GetDatum(Max(a, b));
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+}
+
+Datum
+simhash_sample_pairs(PG_FUNCTION_ARGS)
+{
+	char	   *source = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	int64		pairs = PG_GETARG_INT64(1);
+	SplitMix64	rng = {(uint64) PG_GETARG_INT64(2)};
+	bool		within_group = PG_GETARG_BOOL(3);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	IntColumns	rows;
+
+	if (pairs < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the number of pairs to sample must be at least 1, got %lld", (long long) pairs)));
+	InitMaterializedSRF(fcinfo, 0);
+
+	if (!within_group)
+	{
+		rows = read_int_source(source, 1, NULL);
+		if (rows.n < 2)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("sampling pairs needs at least 2 rows with an id, the source has %zu", rows.n)));
+		check_unique_ids(rows.values[0], rows.n);
+		for (int64 p = 0; p < pairs; p++)
+		{
+			if ((p & 0xffff) == 0)
+				CHECK_FOR_INTERRUPTS();
+			emit_pair(rsinfo, &rng, rows.values[0], 0, rows.n);
+		}
+		return (Datum) 0;
+	}
+
+	{
+		/* Rows ordered by group; groups numbered 1, 2, ... whatever the group column's type. */
+		char	   *ranked = psprintf("SELECT g.c1, dense_rank() OVER (ORDER BY g.c2) FROM (%s) g(c1, c2) "
+									  "WHERE g.c2 IS NOT NULL", source);
+		size_t		ngroups = 0;
+		size_t	   *starts;
+		uint64	   *cumulative;
+		uint64		total = 0;
+
+		rows = read_int_source(ranked, 2, "2");
+		check_unique_ids(rows.values[0], rows.n);
+		starts = palloc_extended((rows.n + 1) * sizeof(size_t), MCXT_ALLOC_HUGE);
+		cumulative = palloc_extended((rows.n + 1) * sizeof(uint64), MCXT_ALLOC_HUGE);
+		for (size_t i = 0; i < rows.n; i++)
+			if (i == 0 || rows.values[1][i] != rows.values[1][i - 1])
+				starts[ngroups++] = i;
+		starts[ngroups] = rows.n;
+		for (size_t g = 0; g < ngroups; g++)
+		{
+			uint64		size = starts[g + 1] - starts[g];
+
+			total += size * (size - 1) / 2;
+			cumulative[g] = total;
+		}
+		if (total == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("sampling pairs within groups needs a group with at least 2 rows"),
+					 errdetail("The source has %zu rows with an id and a group, in %zu groups.", rows.n, ngroups)));
+		for (int64 p = 0; p < pairs; p++)
+		{
+			uint64		r = below(&rng, total);
+			size_t		lo = 0,
+						hi = ngroups - 1;
+
+			if ((p & 0xffff) == 0)
+				CHECK_FOR_INTERRUPTS();
+			while (lo < hi)		/* the first group whose cumulative count exceeds r */
+			{
+				size_t		mid = lo + (hi - lo) / 2;
+
+				if (cumulative[mid] > r)
+					hi = mid;
+				else
+					lo = mid + 1;
+			}
+			emit_pair(rsinfo, &rng, rows.values[0], starts[lo], starts[lo + 1] - starts[lo]);
+		}
+	}
+	return (Datum) 0;
+}
