@@ -37,7 +37,7 @@ PG_CFLAGS   = $(ARCH_FLAGS) $(if $(WERROR),-Werror)
 PG_CXXFLAGS = -std=c++17 $(ARCH_FLAGS) $(if $(WERROR),-Werror)
 SHLIB_LINK  = -lstdc++ $(CORE_LIBS)
 
-EXTRA_CLEAN = core-test core-test-asan test/core/*.o results regression.diffs regression.out tmp_check
+EXTRA_CLEAN = core-test core-test-asan bench-core-page fuzz-* test/core/*.o results regression.diffs regression.out tmp_check
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -70,3 +70,38 @@ core-test-asan: $(CORE_TEST_SRCS) $(CORE_SRCS) $(BRIDGE_SRCS) $(wildcard src/cor
 core-check: core-test core-test-asan
 	./core-test
 	./core-test-asan
+
+# ---- Benchmarks of the core (Google Benchmark); never run by the tests --------------------------
+# ./bench-core-page [PAGES.tsv]: see bench/core/page_bench.cpp.
+BENCH_CORE_SRCS = $(sort $(wildcard bench/core/*.cpp))
+bench-core: bench-core-page
+bench-core-page: $(BENCH_CORE_SRCS) $(CORE_SRCS) $(BRIDGE_SRCS) $(wildcard src/core/*.hpp src/core/*.h src/bridge/*.h src/bridge/*.hpp)
+	g++ -std=c++17 -O2 -g $(ARCH_FLAGS) -Wall -Wextra $(if $(WERROR),-Werror) -Isrc/core -Isrc/bridge \
+	    -o $@ $(BENCH_CORE_SRCS) $(CORE_SRCS) $(BRIDGE_SRCS) -lbenchmark -pthread $(CORE_LIBS)
+.PHONY: bench-core
+
+# ---- Fuzz targets (libFuzzer, clang-14) -----------------------------------------------------
+# make fuzz-check builds test/fuzz/NAME_fuzz.cpp as ./fuzz-NAME and runs each for FUZZ_SECONDS from
+# its seed corpus (test/fuzz/corpus/NAME). What the run generates goes to a temporary directory,
+# removed when the run passes and kept (path printed) with the crashing input when it fails.
+FUZZ_SRCS     = $(sort $(wildcard test/fuzz/*_fuzz.cpp))
+FUZZ_BINS     = $(patsubst test/fuzz/%_fuzz.cpp,fuzz-%,$(FUZZ_SRCS))
+FUZZ_SECONDS ?= 15
+FUZZ_CXX      = clang++-14 -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+                -Isrc/core -Isrc/bridge
+
+fuzz-%: test/fuzz/%_fuzz.cpp test/fuzz/fuzz_support.hpp $(CORE_SRCS) $(wildcard src/core/*.hpp src/core/*.h src/bridge/*.h src/bridge/*.hpp)
+	$(FUZZ_CXX) -o $@ $< $(CORE_SRCS) -pthread $(CORE_LIBS)
+
+.PHONY: fuzz-check
+fuzz-check: $(FUZZ_BINS)
+	@set -e; for bin in $(FUZZ_BINS); do \
+	    name=$${bin#fuzz-}; work=$$(mktemp -d "$${TMPDIR:-/tmp}/simhash-fuzz.XXXXXX"); \
+	    if ./$$bin -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 \
+	            -artifact_prefix=$$work/ $$work test/fuzz/corpus/$$name >$$work/log 2>&1; then \
+	        echo "fuzz $$name: $$(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' $$work/log | grep -o '[0-9]*$$') runs, no failure"; \
+	        rm -rf "$$work"; \
+	    else \
+	        tail -n 30 $$work/log; echo "fuzz $$name FAILED: input and log kept in $$work"; exit 1; \
+	    fi; \
+	done

@@ -4,6 +4,7 @@ set -euo pipefail
 
 packages=(
     build-essential clang-14 llvm-14        # PGXS builds JIT bitcode with clang
+    libclang-rt-14-dev                      # libFuzzer and sanitizer runtimes for the fuzz targets
     postgresql-15 postgresql-server-dev-15
     libutf8proc-dev libxxhash-dev           # Unicode and feature hashing in the core
     libgtest-dev libbenchmark-dev           # core tests and benchmarks

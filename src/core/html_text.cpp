@@ -4,16 +4,17 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 #include "utf8_encode.hpp"
 
 namespace simhash {
 namespace {
 
-// Tags whose start or end separates words: block elements, and the form controls and embedded
-// content that a browser draws as boxes of their own (javadoc's tab buttons sit side by side:
-// "Deprecated Elements</button><button>Deprecated in 17" is two phrases, not "ElementsDeprecated").
-const char *const kBlockTags[] = {
+// Tags whose start or end separates words (sorted: looked up by binary search): block elements, and
+// the form controls and embedded content that a browser draws as boxes of their own (javadoc's tab
+// buttons sit side by side: "Deprecated Elements</button><button>Deprecated in 17" is two phrases).
+constexpr std::string_view kBlockTags[] = {
     "address", "article", "aside", "blockquote", "body", "br", "button", "caption", "dd", "details",
     "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4",
     "h5", "h6", "head", "header", "hr", "html", "iframe", "img", "input", "li", "main", "nav", "ol",
@@ -21,7 +22,7 @@ const char *const kBlockTags[] = {
     "tfoot", "th", "thead", "title", "tr", "ul"};
 
 // Elements whose content is not visible text.
-const char *const kRawTags[] = {"noscript", "script", "style", "svg", "template"};
+constexpr std::string_view kRawTags[] = {"noscript", "script", "style", "svg", "template"};
 
 // The named character references crawled pages actually use (HTML's full table has 2,231;
 // an unknown name is kept as literal text).
@@ -45,11 +46,19 @@ const NamedEntity kEntities[] = {
     {"szlig", 0xDF}, {"times", 0xD7}, {"trade", 0x2122}, {"uacute", 0xFA}, {"uuml", 0xFC},
     {"yen", 0xA5}};
 
-bool is_one_of(const std::string &name, const char *const *list, std::size_t n)
+template <std::size_t N>
+constexpr bool is_sorted(const std::string_view (&list)[N])
 {
-    for (std::size_t i = 0; i < n; ++i)
-        if (name == list[i]) return true;
-    return false;
+    for (std::size_t i = 1; i < N; ++i)
+        if (!(list[i - 1] < list[i])) return false;
+    return true;
+}
+static_assert(is_sorted(kBlockTags) && is_sorted(kRawTags), "tag lists must stay sorted");
+
+template <std::size_t N>
+bool is_one_of(std::string_view name, const std::string_view (&sorted)[N])
+{
+    return std::binary_search(sorted, sorted + N, name);
 }
 
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
@@ -77,15 +86,25 @@ bool decode_entity(const std::string &e, uint32_t &cp)
     return false;
 }
 
+// The index before the next c after i (or before len), for a loop that goes on with ++i.
+std::size_t skip_to(const char *data, std::size_t i, std::size_t len, char c)
+{
+    const void *next = std::memchr(data + i + 1, c, len - i - 1);
+    return next ? std::size_t(static_cast<const char *>(next) - data) - 1 : len - 1;
+}
+
 }  // namespace
 
 void HtmlText::end_tag_name()
 {
     const bool end_tag = !tag_.empty() && tag_[0] == '/';
-    const std::string name = end_tag ? tag_.substr(1) : tag_;
-    tag_is_block_ = is_one_of(name, kBlockTags, sizeof kBlockTags / sizeof *kBlockTags);
+    const std::string_view name = std::string_view(tag_).substr(end_tag ? 1 : 0);
+    tag_is_block_ = is_one_of(name, kBlockTags);
     raw_end_.clear();
-    if (!end_tag && is_one_of(name, kRawTags, sizeof kRawTags / sizeof *kRawTags)) raw_end_ = "</" + name;
+    if (!end_tag && is_one_of(name, kRawTags)) {
+        raw_end_ = "</";
+        raw_end_ += name;
+    }
     state_ = State::in_tag;
 }
 
@@ -107,8 +126,12 @@ void HtmlText::feed(const char *data, std::size_t len, std::string &out)
             else if (c == '&') {
                 entity_.clear();
                 state_ = State::entity;
-            } else
-                out.push_back(c);
+            } else {  // copy the run of plain text up to the next markup character at once
+                std::size_t j = i + 1;
+                while (j < len && data[j] != '<' && data[j] != '&') ++j;
+                out.append(data + i, j - i);
+                i = j - 1;
+            }
             break;
 
         case State::entity:
@@ -159,12 +182,15 @@ void HtmlText::feed(const char *data, std::size_t len, std::string &out)
 
         case State::in_tag:
             if (quote_) {
-                if (c == quote_) quote_ = 0;
+                if (c == quote_)
+                    quote_ = 0;
+                else  // skip to the closing quote
+                    i = skip_to(data, i, len, quote_);
             } else if (c == '"' || c == '\'') {
                 quote_ = c;
             } else if (c == '>') {
                 if (tag_is_block_) out.push_back('\n');
-                const bool self_closing = i > 0 && data[i - 1] == '/';
+                const bool self_closing = (i > 0 ? data[i - 1] : last_) == '/';
                 if (!raw_end_.empty() && !self_closing) {
                     raw_matched_ = 0;
                     state_ = State::raw_text;
@@ -174,7 +200,9 @@ void HtmlText::feed(const char *data, std::size_t len, std::string &out)
             break;
 
         case State::raw_text:
-            if (lower(c) == raw_end_[raw_matched_]) {
+            if (raw_matched_ == 0 && c != '<') {  // nothing can match before the next '<'
+                i = skip_to(data, i, len, '<');
+            } else if (lower(c) == raw_end_[raw_matched_]) {
                 if (++raw_matched_ == raw_end_.size()) {
                     tag_ = "/" + raw_end_.substr(2);
                     raw_end_.clear();
@@ -186,9 +214,9 @@ void HtmlText::feed(const char *data, std::size_t len, std::string &out)
             break;
 
         case State::declaration:
-            if (tag_ == "!" && c == '-')
+            if (c == '-' && tag_.size() == 1 && tag_[0] == '!')
                 tag_ = "!-";
-            else if (tag_ == "!-" && c == '-') {
+            else if (c == '-' && tag_.size() == 2 && tag_[0] == '!' && tag_[1] == '-') {
                 comment_dashes_ = 0;
                 state_ = State::comment;
             } else if (c == '>')
@@ -198,7 +226,9 @@ void HtmlText::feed(const char *data, std::size_t len, std::string &out)
             break;
 
         case State::comment:
-            if (c == '-')
+            if (comment_dashes_ == 0 && c != '-')  // nothing can end it before the next '-'
+                i = skip_to(data, i, len, '-');
+            else if (c == '-')
                 ++comment_dashes_;
             else if (c == '>' && comment_dashes_ >= 2)
                 state_ = State::text;
@@ -207,6 +237,7 @@ void HtmlText::feed(const char *data, std::size_t len, std::string &out)
             break;
         }
     }
+    if (len > 0) last_ = data[len - 1];
 }
 
 void HtmlText::finish(std::string &out)

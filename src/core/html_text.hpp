@@ -29,6 +29,7 @@ private:
     char quote_ = 0;            // inside a quoted attribute value
     int comment_dashes_ = 0;    // consecutive '-' seen in a comment
     bool tag_is_block_ = false;
+    char last_ = 0;             // the last byte of the previous piece (a '/' before '>' self-closes)
 };
 
 }  // namespace simhash

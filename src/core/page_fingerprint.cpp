@@ -4,8 +4,10 @@
 #include <cmath>
 #include <string>
 
+#include "bit_counts.hpp"
 #include "bridge_guard.hpp"
 #include "charikar.h"
+#include "distinct_features.hpp"
 
 namespace simhash {
 
@@ -49,17 +51,21 @@ void PageFingerprint::finish()
 uint64_t PageFingerprint::simhash()
 {
     finish();
+    // Weights 1 (distinct) and occurrence counts (frequency) are whole numbers: their Charikar sums
+    // are counted exactly in integers. A frequency weight is the same as every occurrence counting
+    // once, so that weighting needs no grouping at all.
+    if (options_.weighting == Weighting::frequency) return unweighted_simhash(features_.data(), features_.size());
+    if (options_.weighting == Weighting::distinct) {
+        keep_distinct(features_);
+        return unweighted_simhash(features_.data(), features_.size());
+    }
     std::sort(features_.begin(), features_.end());
     sh_charikar acc;
     sh_charikar_init(&acc);
     for (std::size_t i = 0; i < features_.size();) {
         std::size_t j = i;
         while (j < features_.size() && features_[j] == features_[i]) ++j;
-        const double count = double(j - i);
-        double weight = 1.0;
-        if (options_.weighting == Weighting::frequency) weight = count;
-        if (options_.weighting == Weighting::log) weight = 1.0 + std::log(count);
-        sh_charikar_add(&acc, features_[i], weight);
+        sh_charikar_add(&acc, features_[i], 1.0 + std::log(double(j - i)));
         i = j;
     }
     return sh_charikar_result(&acc);
@@ -68,6 +74,7 @@ uint64_t PageFingerprint::simhash()
 void PageFingerprint::min_hashes(uint64_t out[kMinHashes])
 {
     finish();
+    keep_distinct(features_);  // a minimum ignores repeats: fewer values to permute 128 times
     simhash::min_hashes(features_.data(), features_.size(), out);
 }
 

@@ -1,10 +1,13 @@
 #include "text_features.hpp"
 
+#include <string>
+
 #include <utf8proc.h>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "bridge_guard.hpp"
 #include "utf8_encode.hpp"
 
 namespace simhash {
@@ -33,10 +36,26 @@ bool is_word_character(uint32_t cp)
     }
 }
 
-bool is_ascii_word(unsigned char c)
+// ASCII bytes by table: 0 = not a word character, otherwise the byte itself, lower-cased when
+// folding (the ASCII word characters are the letters, digits and '_', whatever utf8proc says of
+// the rest of Unicode).
+struct AsciiTables {
+    unsigned char keep[128];
+    unsigned char fold[128];
+};
+
+constexpr AsciiTables make_ascii_tables()
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    AsciiTables t{};
+    for (unsigned c = 0; c < 128; ++c) {
+        const bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+        t.keep[c] = word ? static_cast<unsigned char>(c) : 0;
+        t.fold[c] = word ? static_cast<unsigned char>((c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c) : 0;
+    }
+    return t;
 }
+
+constexpr AsciiTables kAscii = make_ascii_tables();
 
 // Length of the UTF-8 sequence a lead byte starts (0: not a lead byte).
 std::size_t sequence_length(unsigned char c)
@@ -47,59 +66,72 @@ std::size_t sequence_length(unsigned char c)
     return 0;
 }
 
+// ASCII words up to this long are hashed without going through token_.
+constexpr std::size_t kShortToken = 64;
+
 bool is_continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
 
-void put_le64(uint64_t v, unsigned char *out)
+// XXH3-64 of 64-bit words written as little-endian bytes.
+uint64_t hash_le64_words(const uint64_t *words, std::size_t n)
 {
-    for (int i = 0; i < 8; ++i) out[i] = static_cast<unsigned char>(v >> (8 * i));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    return XXH3_64bits(words, 8 * n);  // the words in memory are already those bytes
+#else
+    unsigned char bytes[8 * kMaxShingleSize];
+    for (std::size_t i = 0; i < n; ++i)
+        for (int b = 0; b < 8; ++b) bytes[8 * i + b] = static_cast<unsigned char>(words[i] >> (8 * b));
+    return XXH3_64bits(bytes, 8 * n);
+#endif
+}
+
+// XXH3-64 of the UTF-8 bytes of code points.
+uint64_t hash_code_points(const uint32_t *cps, std::size_t n)
+{
+    char bytes[4 * kMaxShingleSize];
+    std::size_t len = 0;
+    for (std::size_t i = 0; i < n; ++i) len += encode_utf8(cps[i], bytes + len);
+    return XXH3_64bits(bytes, len);
 }
 
 }  // namespace
 
 FeatureStream::FeatureStream(const FeatureOptions &options) : options_(options)
 {
+    if (options_.size < 1 || options_.size > kMaxShingleSize)  // the hash buffers' bound
+        throw InvalidArgument("shingle size must be between 1 and " + std::to_string(kMaxShingleSize) +
+                              ", got " + std::to_string(options_.size));
     if (options_.unit == FeatureOptions::Unit::word)
-        token_ring_.assign(std::size_t(options_.size), 0);
+        token_ring_.assign(2 * std::size_t(options_.size), 0);
     else
-        char_ring_.assign(std::size_t(options_.size), 0);
-}
-
-void FeatureStream::word_feature(std::size_t count, std::vector<uint64_t> &features)
-{
-    const std::size_t w = token_ring_.size();
-    std::vector<unsigned char> bytes(8 * count);
-    for (std::size_t i = 0; i < count; ++i)  // oldest first
-        put_le64(token_ring_[(tokens_ - count + i) % w], &bytes[8 * i]);
-    features.push_back(XXH3_64bits(bytes.data(), bytes.size()));
-}
-
-void FeatureStream::character_feature(std::size_t count, std::vector<uint64_t> &features)
-{
-    const std::size_t w = char_ring_.size();
-    std::string bytes;
-    for (std::size_t i = 0; i < count; ++i) append_utf8(char_ring_[(tokens_ - count + i) % w], bytes);
-    features.push_back(XXH3_64bits(bytes.data(), bytes.size()));
+        char_ring_.assign(2 * std::size_t(options_.size), 0);
+    ring_pos_ = std::size_t(options_.size) - 1;  // the first entry goes to 0
 }
 
 void FeatureStream::character(uint32_t cp, std::vector<uint64_t> &features)
 {
-    const std::size_t w = char_ring_.size();
-    char_ring_[tokens_ % w] = cp;
+    const std::size_t w = std::size_t(options_.size);
+    ring_pos_ = ring_pos_ + 1 == w ? 0 : ring_pos_ + 1;
+    char_ring_[ring_pos_] = char_ring_[ring_pos_ + w] = cp;
     ++tokens_;
-    if (tokens_ >= w) character_feature(w, features);
+    if (tokens_ >= w) features.push_back(hash_code_points(&char_ring_[ring_pos_ + 1], w));
+}
+
+void FeatureStream::word(uint64_t token_hash, std::vector<uint64_t> &features)
+{
+    const std::size_t w = std::size_t(options_.size);
+    ring_pos_ = ring_pos_ + 1 == w ? 0 : ring_pos_ + 1;
+    token_ring_[ring_pos_] = token_ring_[ring_pos_ + w] = token_hash;
+    ++tokens_;
+    if (tokens_ >= w) features.push_back(hash_le64_words(&token_ring_[ring_pos_ + 1], w));
 }
 
 void FeatureStream::end_token(std::vector<uint64_t> &features)
 {
     if (token_.empty()) return;
-    if (options_.unit == FeatureOptions::Unit::word) {
-        const std::size_t w = token_ring_.size();
-        token_ring_[tokens_ % w] = XXH3_64bits(token_.data(), token_.size());
-        ++tokens_;
-        if (tokens_ >= w) word_feature(w, features);
-    } else {
+    if (options_.unit == FeatureOptions::Unit::word)
+        word(XXH3_64bits(token_.data(), token_.size()), features);
+    else
         space_due_ = true;
-    }
     token_.clear();
 }
 
@@ -121,6 +153,15 @@ void FeatureStream::code_point(uint32_t cp, std::vector<uint64_t> &features)
     }
     append_utf8(cp, token_);
     if (alone) end_token(features);
+}
+
+void FeatureStream::ascii_word_run(const unsigned char *p, std::size_t n)
+{
+    const unsigned char *table = options_.fold_case ? kAscii.fold : kAscii.keep;
+    const std::size_t old = token_.size();
+    token_.resize(old + n);
+    char *out = &token_[old];
+    for (std::size_t k = 0; k < n; ++k) out[k] = char(table[p[k]]);
 }
 
 void FeatureStream::feed(const char *data, std::size_t len, std::vector<uint64_t> &features)
@@ -147,20 +188,32 @@ void FeatureStream::feed(const char *data, std::size_t len, std::vector<uint64_t
     while (i < len) {
         const unsigned char c = p[i];
         if (c < 0x80) {
-            if (is_ascii_word(c)) {
-                const char folded = (options_.fold_case && c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : char(c);
-                if (options_.unit == FeatureOptions::Unit::character) {
-                    if (space_due_) {
-                        character(' ', features);
-                        space_due_ = false;
-                    }
-                    character(uint32_t(static_cast<unsigned char>(folded)), features);
-                }
-                token_.push_back(folded);
-            } else {
+            if (!kAscii.keep[c]) {
                 end_token(features);
+                ++i;
+            } else if (options_.unit == FeatureOptions::Unit::word) {
+                std::size_t j = i + 1;
+                while (j < len && p[j] < 0x80 && kAscii.keep[p[j]]) ++j;
+                if (token_.empty() && j < len && p[j] < 0x80 && j - i <= kShortToken) {
+                    // The whole token, ended by ASCII punctuation or space: hash it from the stack.
+                    const unsigned char *table = options_.fold_case ? kAscii.fold : kAscii.keep;
+                    char folded[kShortToken];
+                    for (std::size_t k = i; k < j; ++k) folded[k - i] = char(table[p[k]]);
+                    word(XXH3_64bits(folded, j - i), features);
+                } else {
+                    ascii_word_run(p + i, j - i);
+                }
+                i = j;
+            } else {
+                const unsigned char folded = options_.fold_case ? kAscii.fold[c] : c;
+                if (space_due_) {
+                    character(' ', features);
+                    space_due_ = false;
+                }
+                character(folded, features);
+                token_.push_back(char(folded));
+                ++i;
             }
-            ++i;
             continue;
         }
         const std::size_t need = sequence_length(c);
@@ -200,11 +253,14 @@ void FeatureStream::finish(std::vector<uint64_t> &features)
         end_token(features);
     }
     end_token(features);
-    if (options_.unit == FeatureOptions::Unit::word) {
-        if (tokens_ > 0 && tokens_ < token_ring_.size()) word_feature(tokens_, features);
-    } else if (tokens_ > 0 && tokens_ < char_ring_.size()) {
-        character_feature(tokens_, features);
-    }
+    // Fewer tokens (code points) than the shingle size: one shingle of all of them, which never
+    // wrapped around the ring.
+    const std::size_t w = std::size_t(options_.size);
+    if (tokens_ == 0 || tokens_ >= w) return;
+    if (options_.unit == FeatureOptions::Unit::word)
+        features.push_back(hash_le64_words(token_ring_.data(), tokens_));
+    else
+        features.push_back(hash_code_points(char_ring_.data(), tokens_));
 }
 
 }  // namespace simhash

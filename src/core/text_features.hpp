@@ -22,6 +22,8 @@
 
 namespace simhash {
 
+constexpr int kMaxShingleSize = 64;
+
 struct FeatureOptions {
     enum class Unit { word, character } unit = Unit::word;
     int size = 3;
@@ -30,6 +32,7 @@ struct FeatureOptions {
 
 class FeatureStream {
 public:
+    // Throws InvalidArgument for a size outside 1..kMaxShingleSize.
     explicit FeatureStream(const FeatureOptions &options);
     // Consumes the next piece of the text; pieces may split a UTF-8 sequence or a token anywhere.
     void feed(const char *data, std::size_t len, std::vector<uint64_t> &features);
@@ -38,16 +41,19 @@ public:
 private:
     void code_point(uint32_t cp, std::vector<uint64_t> &features);
     void end_token(std::vector<uint64_t> &features);
-    void word_feature(std::size_t count, std::vector<uint64_t> &features);
+    void word(uint64_t token_hash, std::vector<uint64_t> &features);
     void character(uint32_t cp, std::vector<uint64_t> &features);
-    void character_feature(std::size_t count, std::vector<uint64_t> &features);
+    void ascii_word_run(const unsigned char *p, std::size_t n);
 
     FeatureOptions options_;
     unsigned char pending_[4];          // an incomplete UTF-8 sequence at the end of a piece
     std::size_t npending_ = 0;
     std::string token_;                 // the token being read, folded, UTF-8
-    std::vector<uint64_t> token_ring_;  // word unit: hashes of the last w tokens
-    std::vector<uint32_t> char_ring_;   // character unit: the last w code points
+    // The last w token hashes (word unit) or code points (character unit), each stored twice, at
+    // k and k + w, so that the last w are always contiguous, oldest first, ending at ring_pos_ + w.
+    std::vector<uint64_t> token_ring_;
+    std::vector<uint32_t> char_ring_;
+    std::size_t ring_pos_ = 0;          // where the latest entry went
     std::size_t tokens_ = 0;            // tokens (word unit) or code points (character unit) so far
     bool space_due_ = false;            // character unit: a space separates the next token
 };

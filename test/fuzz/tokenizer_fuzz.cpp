@@ -1,0 +1,74 @@
+// libFuzzer target: the tokenizer and shingler, and the simhash and min-hashes of their features.
+// Input: byte 0 = unit, case folding, weighting and size range; byte 1 = shingle size; byte 2 =
+// seed of the piece sizes; the rest is the text. Invariants: no crash or sanitizer report; any
+// split into pieces gives the features of the whole; the simhash equals Charikar's double sums
+// over the features, grouped as the weighting says; the min-hashes are those of the feature set.
+#include <cmath>
+#include <map>
+#include <vector>
+
+#include "charikar.h"
+#include "fuzz_support.hpp"
+#include "min_hashes.hpp"
+#include "page_fingerprint.hpp"
+#include "text_features.hpp"
+
+using namespace simhash;
+
+namespace {
+
+uint64_t reference_simhash(const std::vector<uint64_t> &features, Weighting weighting)
+{
+    std::map<uint64_t, int> counts;
+    for (uint64_t f : features) ++counts[f];
+    sh_charikar acc;
+    sh_charikar_init(&acc);
+    for (const auto &[f, n] : counts) {
+        double w = 1.0;
+        if (weighting == Weighting::frequency) w = n;
+        if (weighting == Weighting::log) w = 1.0 + std::log(double(n));
+        sh_charikar_add(&acc, f, w);
+    }
+    return sh_charikar_result(&acc);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 3) return 0;
+    PageOptions options;
+    options.features.unit = (data[0] & 1) ? FeatureOptions::Unit::character : FeatureOptions::Unit::word;
+    options.features.fold_case = (data[0] & 2) != 0;
+    options.features.size = 1 + data[1] % ((data[0] & 4) ? kMaxShingleSize : 6);
+    const Weighting weightings[] = {Weighting::distinct, Weighting::frequency, Weighting::log};
+    options.weighting = weightings[(data[0] >> 3) % 3];
+    const auto *text = reinterpret_cast<const char *>(data + 3);
+    const std::size_t len = size - 3;
+
+    std::vector<uint64_t> whole;
+    FeatureStream one(options.features);
+    one.feed(text, len, whole);
+    one.finish(whole);
+
+    std::vector<uint64_t> split;
+    FeatureStream many(options.features);
+    fuzz::Pieces pieces(data[2], 1 + data[2] % 17);
+    fuzz::feed_in_pieces(text, len, pieces, [&](const char *p, std::size_t n) { many.feed(p, n, split); });
+    many.finish(split);
+    fuzz::check(split == whole, "features depend on how the text is split");
+
+    PageFingerprint page(options);
+    page.feed(text, len);
+    fuzz::check(page.simhash() == reference_simhash(whole, options.weighting),
+                "simhash differs from Charikar's sums over the features");
+
+    PageFingerprint legacy(options);
+    fuzz::Pieces legacy_pieces(data[2] + 1u, 64);
+    fuzz::feed_in_pieces(text, len, legacy_pieces, [&](const char *p, std::size_t n) { legacy.feed(p, n); });
+    uint64_t got[kMinHashes], expected[kMinHashes];
+    legacy.min_hashes(got);
+    min_hashes(whole.data(), whole.size(), expected);
+    for (int i = 0; i < kMinHashes; ++i) fuzz::check(got[i] == expected[i], "min-hashes differ from the feature set's");
+    return 0;
+}
