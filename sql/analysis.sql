@@ -44,6 +44,12 @@ SELECT (SELECT array_agg(p ORDER BY p) FROM simhash_sample_pairs('SELECT id FROM
      = (SELECT array_agg(p ORDER BY p) FROM simhash_sample_pairs('SELECT id FROM analysis_ten', 50, 7) p) AS same_seed_same_pairs,
        (SELECT array_agg(p ORDER BY p) FROM simhash_sample_pairs('SELECT id FROM analysis_ten', 50, 7) p)
      <> (SELECT array_agg(p ORDER BY p) FROM simhash_sample_pairs('SELECT id FROM analysis_ten', 50, 8) p) AS other_seed_other_pairs;
+-- The seed fixes the sample for a set of rows, whatever order the source returns them in.
+CREATE TABLE analysis_ten_reversed AS SELECT * FROM analysis_ten ORDER BY id DESC;
+SELECT (SELECT array_agg(p) FROM simhash_sample_pairs('SELECT id FROM analysis_ten', 50, 7) p)
+     = (SELECT array_agg(p) FROM simhash_sample_pairs('SELECT id FROM analysis_ten_reversed', 50, 7) p) AS order_free,
+       (SELECT array_agg(p) FROM simhash_sample_pairs('SELECT id, crawl FROM analysis_ten', 50, 7, true) p)
+     = (SELECT array_agg(p) FROM simhash_sample_pairs('SELECT id, crawl FROM analysis_ten_reversed', 50, 7, true) p) AS order_free_within_groups;
 SELECT count(*) AS draws, count(DISTINCT (id_a, id_b)) AS distinct_pairs, bool_and(id_a < id_b) AS ordered,
        bool_and(id_a BETWEEN 1 AND 10 AND id_b BETWEEN 1 AND 10) AS known_ids
 FROM simhash_sample_pairs('SELECT id FROM analysis_ten', 45000, 42);
@@ -107,4 +113,4 @@ SELECT pg_temp.try($$SELECT simhash_heatmap_svg('SELECT 1, 1, -5')$$);
 SELECT pg_temp.try($$SELECT simhash_heatmap_svg('SELECT 1, NULL::int, 5')$$);
 SELECT pg_temp.try($$SELECT simhash_heatmap_svg('SELECT * FROM analysis_hist', 'log', 6, 65)$$);
 
-DROP TABLE analysis_diffs, analysis_ten, analysis_crawl, analysis_hist;
+DROP TABLE analysis_diffs, analysis_ten, analysis_ten_reversed, analysis_crawl, analysis_hist;

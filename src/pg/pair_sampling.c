@@ -8,6 +8,10 @@
  * equally likely; pairs are drawn independently (with replacement). Within groups, a group is first
  * drawn with probability proportional to its number of pairs, which keeps the pairs uniform over all
  * same-group pairs.
+ *
+ * The rows are put in a canonical order (by id; within groups, by group then id) before drawing, so
+ * the same seed over the same rows gives the same pairs whatever order the source query returns them
+ * in (a table rewritten by VACUUM FULL or reloaded in another order samples the same).
  */
 #include "postgres.h"
 
@@ -51,19 +55,16 @@ compare_int64(const void *a, const void *b)
 	return x < y ? -1 : (x > y ? 1 : 0);
 }
 
+/* Sorts ids in place, which is the canonical order, and rejects a repeated id. */
 static void
-check_unique_ids(const int64 *ids, size_t n)
+sort_unique_ids(int64 *ids, size_t n)
 {
-	int64	   *sorted = palloc_extended(n * sizeof(int64), MCXT_ALLOC_HUGE);
-
-	memcpy(sorted, ids, n * sizeof(int64));
-	qsort(sorted, n, sizeof(int64), compare_int64);
+	qsort(ids, n, sizeof(int64), compare_int64);
 	for (size_t i = 1; i < n; i++)
-		if (sorted[i] == sorted[i - 1])
+		if (ids[i] == ids[i - 1])
 			ereport(ERROR,
 					(errcode(ERRCODE_UNIQUE_VIOLATION),
-					 errmsg("the source query returns the id %lld more than once", (long long) sorted[i])));
-	pfree(sorted);
+					 errmsg("the source query returns the id %lld more than once", (long long) ids[i])));
 }
 
 /* Emits a uniformly random pair of distinct rows among ids[from .. from + size). */
@@ -109,7 +110,7 @@ simhash_sample_pairs(PG_FUNCTION_ARGS)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("sampling pairs needs at least 2 rows with an id, the source has %zu", rows.n)));
-		check_unique_ids(rows.values[0], rows.n);
+		sort_unique_ids(rows.values[0], rows.n);
 		for (int64 p = 0; p < pairs; p++)
 		{
 			if ((p & 0xffff) == 0)
@@ -120,16 +121,23 @@ simhash_sample_pairs(PG_FUNCTION_ARGS)
 	}
 
 	{
-		/* Rows ordered by group; groups numbered 1, 2, ... whatever the group column's type. */
+		/*
+		 * Rows ordered by group, then id (the canonical order); groups numbered 1, 2, ... whatever
+		 * the group column's type.
+		 */
 		char	   *ranked = psprintf("SELECT g.c1, dense_rank() OVER (ORDER BY g.c2) FROM (%s) g(c1, c2) "
 									  "WHERE g.c2 IS NOT NULL", source);
 		size_t		ngroups = 0;
 		size_t	   *starts;
 		uint64	   *cumulative;
 		uint64		total = 0;
+		int64	   *ids;
 
-		rows = read_int_source(ranked, 2, "2");
-		check_unique_ids(rows.values[0], rows.n);
+		rows = read_int_source(ranked, 2, "2, 1");
+		ids = palloc_extended(rows.n * sizeof(int64), MCXT_ALLOC_HUGE);
+		memcpy(ids, rows.values[0], rows.n * sizeof(int64));
+		sort_unique_ids(ids, rows.n);
+		pfree(ids);
 		starts = palloc_extended((rows.n + 1) * sizeof(size_t), MCXT_ALLOC_HUGE);
 		cumulative = palloc_extended((rows.n + 1) * sizeof(uint64), MCXT_ALLOC_HUGE);
 		for (size_t i = 0; i < rows.n; i++)
