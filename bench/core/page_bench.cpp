@@ -12,6 +12,7 @@
 // over a small built-in page, which is enough to see that it works but not to quote figures.
 #include <benchmark/benchmark.h>
 
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -20,8 +21,10 @@
 #include <string>
 #include <vector>
 
+#include "bit_counts.hpp"
 #include "distinct_features.hpp"
 #include "html_text.hpp"
+#include "min_hashes.hpp"
 #include "page_fingerprint.hpp"
 #include "text_features.hpp"
 
@@ -157,6 +160,48 @@ void BM_FeaturesText(benchmark::State &state)
     state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(g_text_bytes));
 }
 
+// The distinct features of every page's text, computed once for the two benchmarks below.
+const std::vector<std::vector<uint64_t>> &page_features()
+{
+    static const std::vector<std::vector<uint64_t>> all = [] {
+        std::vector<std::vector<uint64_t>> out;
+        for (const auto &page : g_pages) {
+            simhash::FeatureStream stream{simhash::FeatureOptions()};
+            std::vector<uint64_t> features;
+            stream.feed(page.text.data(), page.text.size(), features);
+            stream.finish(features);
+            simhash::keep_distinct(features);
+            out.push_back(std::move(features));
+        }
+        return out;
+    }();
+    return all;
+}
+
+// The combination steps alone, from the pages' distinct features: Charikar (what simhash(text)
+// adds to the front end) and the 128 min-hashes (what fingerprints(text) adds). Their bytes are
+// the text bytes the features came from, so that the rates compare with the others.
+void BM_CharikarStep(benchmark::State &state)
+{
+    const auto &features = page_features();
+    for (auto _ : state)
+        for (const auto &f : features)
+            benchmark::DoNotOptimize(simhash::unweighted_simhash(f.data(), f.size()));
+    state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(g_text_bytes));
+}
+
+void BM_MinHashStep(benchmark::State &state)
+{
+    const auto &features = page_features();
+    uint64_t out[simhash::kMinHashes];
+    for (auto _ : state)
+        for (const auto &f : features) {
+            simhash::min_hashes(f.data(), f.size(), out);
+            benchmark::DoNotOptimize(out[0]);
+        }
+    state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(g_text_bytes));
+}
+
 void BM_HtmlText(benchmark::State &state)
 {
     std::string out;
@@ -213,6 +258,8 @@ void BM_FingerprintsHtml(benchmark::State &state)
 
 BENCHMARK(BM_SimhashText)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FeaturesText)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CharikarStep)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MinHashStep)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_HtmlText)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SimhashHtml)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FingerprintsText)->Unit(benchmark::kMillisecond);
