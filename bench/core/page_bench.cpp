@@ -1,5 +1,9 @@
 // Throughput of the page pipeline in the C++ core, in bytes of input per second on one core:
-// simhash of page text, the HTML path (visible text, then simhash) and the legacy fingerprints.
+// simhash of page text, the HTML path (visible text alone, then with simhash) and the legacy
+// fingerprints of text and of HTML. Each benchmark's bytes are its input: the text column's bytes
+// for the text functions, the HTML column's for the HTML ones. Google Benchmark divides them by the
+// thread's CPU time (the "CPU" column), which on a shared machine is the per-core figure; the "Time"
+// column is wall time.
 //
 //   make bench-core && ./bench-core-page [PAGES.tsv] [benchmark flags]
 //
@@ -8,6 +12,7 @@
 // over a small built-in page, which is enough to see that it works but not to quote figures.
 #include <benchmark/benchmark.h>
 
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -16,8 +21,12 @@
 #include <string>
 #include <vector>
 
+#include "bit_counts.hpp"
+#include "distinct_features.hpp"
 #include "html_text.hpp"
+#include "min_hashes.hpp"
 #include "page_fingerprint.hpp"
+#include "text_features.hpp"
 
 namespace {
 
@@ -133,6 +142,66 @@ void BM_SimhashText(benchmark::State &state)
     state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(g_text_bytes));
 }
 
+// The front end that simhash(text) and fingerprints(text) share: tokens, shingle hashes, distinct
+// features. What each adds to it is its combination step (Charikar, or 128 min-hashes).
+void BM_FeaturesText(benchmark::State &state)
+{
+    const simhash::FeatureOptions options;
+    std::vector<uint64_t> features;
+    for (auto _ : state)
+        for (const auto &page : g_pages) {
+            simhash::FeatureStream stream(options);
+            features.clear();
+            stream.feed(page.text.data(), page.text.size(), features);
+            stream.finish(features);
+            simhash::keep_distinct(features);
+            benchmark::DoNotOptimize(features.data());
+        }
+    state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(g_text_bytes));
+}
+
+// The distinct features of every page's text, computed once for the two benchmarks below.
+const std::vector<std::vector<uint64_t>> &page_features()
+{
+    static const std::vector<std::vector<uint64_t>> all = [] {
+        std::vector<std::vector<uint64_t>> out;
+        for (const auto &page : g_pages) {
+            simhash::FeatureStream stream{simhash::FeatureOptions()};
+            std::vector<uint64_t> features;
+            stream.feed(page.text.data(), page.text.size(), features);
+            stream.finish(features);
+            simhash::keep_distinct(features);
+            out.push_back(std::move(features));
+        }
+        return out;
+    }();
+    return all;
+}
+
+// The combination steps alone, from the pages' distinct features: Charikar (what simhash(text)
+// adds to the front end) and the 128 min-hashes (what fingerprints(text) adds). Their bytes are
+// the text bytes the features came from, so that the rates compare with the others.
+void BM_CharikarStep(benchmark::State &state)
+{
+    const auto &features = page_features();
+    for (auto _ : state)
+        for (const auto &f : features)
+            benchmark::DoNotOptimize(simhash::unweighted_simhash(f.data(), f.size()));
+    state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(g_text_bytes));
+}
+
+void BM_MinHashStep(benchmark::State &state)
+{
+    const auto &features = page_features();
+    uint64_t out[simhash::kMinHashes];
+    for (auto _ : state)
+        for (const auto &f : features) {
+            simhash::min_hashes(f.data(), f.size(), out);
+            benchmark::DoNotOptimize(out[0]);
+        }
+    state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(g_text_bytes));
+}
+
 void BM_HtmlText(benchmark::State &state)
 {
     std::string out;
@@ -173,10 +242,28 @@ void BM_FingerprintsText(benchmark::State &state)
     state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(g_text_bytes));
 }
 
+void BM_FingerprintsHtml(benchmark::State &state)
+{
+    const auto options = default_options(true);
+    uint64_t out[simhash::kMinHashes];
+    for (auto _ : state)
+        for (const auto &page : g_pages) {
+            simhash::PageFingerprint fp(options);
+            fp.feed(page.html.data(), page.html.size());
+            fp.min_hashes(out);
+            benchmark::DoNotOptimize(out[0]);
+        }
+    state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(g_html_bytes));
+}
+
 BENCHMARK(BM_SimhashText)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FeaturesText)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CharikarStep)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MinHashStep)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_HtmlText)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SimhashHtml)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FingerprintsText)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FingerprintsHtml)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
