@@ -93,7 +93,8 @@ DROP FUNCTION mismatches(int), knn_mismatches(int);
 -- Keys are prefixes of the hashes, and pages are cut along the prefix tree. Edge cases of both:
 -- thousands of equal hashes (pages of identical keys, split by position), hashes with long runs of
 -- trailing zeros (0, the 64 single bits: the prefix codes read from them are short), hashes that
--- share 63 bits, NULLs, and random ones; built sorted, and built by inserts one at a time.
+-- share 63 bits, NULLs, and random ones; built sorted, by inserts one at a time, and by GiST's
+-- buffering build (which unions leaf and inner keys without telling them apart).
 CREATE TABLE d (id serial, sh simhash);
 INSERT INTO d (sh) SELECT 'deadbeef00000000' FROM generate_series(1, 5000);
 INSERT INTO d (sh) SELECT 'deadbeef00000001' FROM generate_series(1, 1500);
@@ -104,12 +105,14 @@ INSERT INTO d (sh) SELECT ('x' || substr(md5('d' || i), 1, 16))::bit(64)::simhas
 CREATE TABLE d_queries AS
 SELECT q::simhash AS q FROM unnest(ARRAY['deadbeef00000000', 'deadbeef00000001', 'deadbeef00000003',
     '0', '1', '8000000000000000', 'ffffffffffffffff', '0123456789abcdef']) q
-UNION ALL SELECT sh FROM d WHERE id % 499 = 0 AND sh IS NOT NULL;
+UNION ALL SELECT sh FROM d WHERE id % 997 = 0 AND sh IS NOT NULL;
 CREATE TABLE d_inserted (LIKE d);
 CREATE INDEX ON d_inserted USING gist (sh);
 INSERT INTO d_inserted SELECT * FROM d ORDER BY random();
+CREATE TABLE d_buffered AS SELECT * FROM d ORDER BY random();
+CREATE INDEX ON d_buffered USING gist (sh) WITH (buffering = on);
 CREATE INDEX ON d USING gist (sh);
-ANALYZE d, d_inserted;
+ANALYZE d, d_inserted, d_buffered;
 
 -- Queries of d_queries whose index answer (radius k, or the n nearest distances) differs from the
 -- sequential scan's, on table t.
@@ -135,10 +138,10 @@ END $$;
 SET enable_seqscan = off; SET enable_bitmapscan = off;
 EXPLAIN (COSTS OFF) SELECT id FROM d_inserted WHERE hamming(sh, '0') <= 1;
 RESET enable_seqscan; RESET enable_bitmapscan;
-SELECT t, k, edge_mismatches(t, k, 100) FROM unnest(ARRAY['d', 'd_inserted']::regclass[]) t,
+SELECT t, k, edge_mismatches(t, k, 100) FROM unnest(ARRAY['d', 'd_inserted', 'd_buffered']::regclass[]) t,
     unnest(ARRAY[0, 1, 2, 3, 8, 64]) k ORDER BY t::text, k;
 -- The radius answers are not trivial: radius 0 around 'deadbeef00000000' is its 5000 copies only.
 SELECT count(*) FROM d WHERE hamming(sh, 'deadbeef00000000') <= 0;
 SELECT count(*) FROM d WHERE hamming(sh, 'deadbeef00000000') <= 1;
-DROP TABLE d, d_inserted, d_queries;
+DROP TABLE d, d_inserted, d_buffered, d_queries;
 DROP FUNCTION edge_mismatches(regclass, int, int);
