@@ -89,3 +89,59 @@ RESET enable_seqscan; RESET enable_bitmapscan;
 SELECT count(*) FROM g WHERE hamming(sh, '0123456789abcdef') <= 20;
 DROP TABLE g, e, queries;
 DROP FUNCTION mismatches(int), knn_mismatches(int);
+
+-- Keys are prefixes of the hashes, and pages are cut along the prefix tree. Edge cases of both:
+-- thousands of equal hashes (pages of identical keys, split by position), hashes with long runs of
+-- trailing zeros (0, the 64 single bits: the prefix codes read from them are short), hashes that
+-- share 63 bits, NULLs, and random ones; built sorted, by inserts one at a time, and by GiST's
+-- buffering build (which unions leaf and inner keys without telling them apart).
+CREATE TABLE d (id serial, sh simhash);
+INSERT INTO d (sh) SELECT 'deadbeef00000000' FROM generate_series(1, 5000);
+INSERT INTO d (sh) SELECT 'deadbeef00000001' FROM generate_series(1, 1500);
+INSERT INTO d (sh) SELECT '0' FROM generate_series(1, 3000);
+INSERT INTO d (sh) SELECT (1::bigint << (i % 64))::simhash FROM generate_series(1, 2000) i;
+INSERT INTO d (sh) SELECT NULL FROM generate_series(1, 300);
+INSERT INTO d (sh) SELECT ('x' || substr(md5('d' || i), 1, 16))::bit(64)::simhash FROM generate_series(1, 2000) i;
+CREATE TABLE d_queries AS
+SELECT q::simhash AS q FROM unnest(ARRAY['deadbeef00000000', 'deadbeef00000001', 'deadbeef00000003',
+    '0', '1', '8000000000000000', 'ffffffffffffffff', '0123456789abcdef']) q
+UNION ALL SELECT sh FROM d WHERE id % 997 = 0 AND sh IS NOT NULL;
+CREATE TABLE d_inserted (LIKE d);
+CREATE INDEX ON d_inserted USING gist (sh);
+INSERT INTO d_inserted SELECT * FROM d ORDER BY random();
+CREATE TABLE d_buffered AS SELECT * FROM d ORDER BY random();
+CREATE INDEX ON d_buffered USING gist (sh) WITH (buffering = on);
+CREATE INDEX ON d USING gist (sh);
+ANALYZE d, d_inserted, d_buffered;
+
+-- Queries of d_queries whose index answer (radius k, or the n nearest distances) differs from the
+-- sequential scan's, on table t.
+CREATE FUNCTION edge_mismatches(t regclass, k int, n int) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE bad bigint := 0; q_ simhash; a int[]; b int[];
+BEGIN
+    FOR q_ IN SELECT q FROM d_queries LOOP
+        SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_sort = off;
+        EXECUTE format('SELECT array_agg(id ORDER BY id) FROM %s WHERE hamming(sh, $1) <= $2', t) INTO a USING q_, k;
+        EXECUTE format('SELECT array_agg(x) FROM (SELECT (sh <-> $1)::int AS x FROM %s WHERE sh IS NOT NULL ORDER BY sh <-> $1 LIMIT $2) s', t)
+            INTO b USING q_, n;
+        RESET enable_seqscan; RESET enable_bitmapscan; RESET enable_sort;
+        SET LOCAL enable_indexscan = off; SET LOCAL enable_bitmapscan = off;
+        IF a IS DISTINCT FROM (SELECT array_agg(id ORDER BY id) FROM d WHERE hamming(sh, q_) <= k)
+           OR b IS DISTINCT FROM (SELECT array_agg(x ORDER BY x) FROM (SELECT hamming(sh, q_)::int AS x FROM d
+                                  WHERE sh IS NOT NULL ORDER BY 1 LIMIT n) s) THEN
+            bad := bad + 1;
+        END IF;
+        RESET enable_indexscan; RESET enable_bitmapscan;
+    END LOOP;
+    RETURN bad;
+END $$;
+SET enable_seqscan = off; SET enable_bitmapscan = off;
+EXPLAIN (COSTS OFF) SELECT id FROM d_inserted WHERE hamming(sh, '0') <= 1;
+RESET enable_seqscan; RESET enable_bitmapscan;
+SELECT t, k, edge_mismatches(t, k, 100) FROM unnest(ARRAY['d', 'd_inserted', 'd_buffered']::regclass[]) t,
+    unnest(ARRAY[0, 1, 2, 3, 8, 64]) k ORDER BY t::text, k;
+-- The radius answers are not trivial: radius 0 around 'deadbeef00000000' is its 5000 copies only.
+SELECT count(*) FROM d WHERE hamming(sh, 'deadbeef00000000') <= 0;
+SELECT count(*) FROM d WHERE hamming(sh, 'deadbeef00000000') <= 1;
+DROP TABLE d, d_inserted, d_buffered, d_queries;
+DROP FUNCTION edge_mismatches(regclass, int, int);
