@@ -32,6 +32,7 @@
 #define KEY(d, blk, off) (((uint64) (d) << 48) | ((uint64) (blk) << 16) | (uint64) (off))
 #define KEY_DIST(key)	((int) ((key) >> 48))
 #define FIRST_CAP		256
+#define SPECULATIVE_SHARE	0.125	/* of a read of table 0, for levels no row found asks for */
 
 /* A level bucket entry: a tid packed as in a key, or (with ORD_FLAG) an ordinal in table 0. */
 #define ORD_FLAG		(UINT64_C(1) << 63)
@@ -309,6 +310,26 @@ probe_level(MihScanState *so, MihKnnState *st, MihProbe *pr)
 	return !pr->stale;
 }
 
+/*
+ * True if the next level is worth probing: the first level always (m probes); the next ones while
+ * all levels so far cost less than an eighth of reading table 0 (a near neighbour may turn up);
+ * beyond that, only while the nearest row found but not yet final becomes final at a level that
+ * costs less, with all before it, than reading table 0. Otherwise a pass is the cheaper way on.
+ */
+static bool
+worth_probing(const MihKnnState *st, const MihMeta *meta)
+{
+	int			m = meta->ntables;
+	int			d = st->bound + 1;
+
+	if (st->level == 0 || mih_probing_beats_reading(meta, st->level, SPECULATIVE_SHARE))
+		return true;
+	while (d < 64 && st->found[d].n == 0)
+		d++;
+	/* the smallest level t with m(t+1) - 1 >= d */
+	return mih_probing_beats_reading(meta, (d + m) / m - 1, 1.0);
+}
+
 /* Returns the next final bucket, or probes the next level, or hands over to the passes. */
 static bool
 step_levels(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *meta)
@@ -326,7 +347,7 @@ step_levels(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *me
 			st->phase = KNN_DONE;
 			break;
 		}
-		else if (mih_probing_beats_reading(meta, st->level))
+		else if (worth_probing(st, meta))
 			ok = probe_level(so, st, &pr);
 		else
 		{

@@ -173,15 +173,18 @@ mih_block_values(uint32 value, int len, int r, bool exactly, uint32 *out)
 	return n;
 }
 
-/* True if probing every value within r bits on every table costs less than reading table 0. */
+/*
+ * True if probing every value within r bits on every table costs less than the given share of
+ * reading table 0 whole.
+ */
 bool
-mih_probing_beats_reading(const MihMeta *meta, int r)
+mih_probing_beats_reading(const MihMeta *meta, int r, double share)
 {
 	double		probes = 0;
 
 	for (int j = 0; j < meta->ntables; j++)
 		probes += sh_mih_neighbourhood_size(sh_mih_block_len(meta->ntables, j), r);
-	return probes <= (double) meta->table_pages[0] * PROBES_PER_PAGE_READ;
+	return probes <= share * meta->table_pages[0] * PROBES_PER_PAGE_READ;
 }
 
 /*

@@ -37,7 +37,7 @@ extern void mih_probe_value(MihProbe *pr, uint32 v);
 extern Page mih_probe_visit(MihProbe *pr, BlockNumber blkno, uint16 kind);
 extern void mih_probe_end(MihProbe *pr);
 extern int	mih_block_values(uint32 value, int len, int r, bool exactly, uint32 *out);
-extern bool mih_probing_beats_reading(const MihMeta *meta, int r);
+extern bool mih_probing_beats_reading(const MihMeta *meta, int r, double share);
 extern bool mih_read_chain(Relation index, BlockNumber head, uint16 kind, MihRowsFn fn, void *arg);
 
 #endif

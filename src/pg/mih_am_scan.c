@@ -142,7 +142,7 @@ probe_tables(MihScanState *so, Relation index, const MihMeta *meta)
 	rp.r = radius / m;
 	mih_probe_begin(&pr, index, meta, note_match, &rp);
 
-	if (radius >= 64 || !mih_probing_beats_reading(meta, rp.r))
+	if (radius >= 64 || !mih_probing_beats_reading(meta, rp.r, 1.0))
 	{
 		for (uint32 p = 0; p < meta->table_pages[0] && !pr.stale; p++)
 		{
