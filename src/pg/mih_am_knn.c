@@ -406,6 +406,10 @@ pass_rows(void *arg, Page page, uint16 kind)
 	int			n = MihPageGetOpaque(page)->nitems;
 	/* distances at or past the limit's cannot be kept: skip them before building a key */
 	int			most = KEY_DIST(ps->limit);
+	/* ... and distances below the last one returned were all returned. */
+	int			least = ps->st->returned ? KEY_DIST(ps->st->after) : 0;
+	uint64		query = ps->st->query;
+	bool		null_query = ps->st->null_query;
 
 	if (kind == MIH_PAGE_NULLS)
 	{
@@ -414,11 +418,14 @@ pass_rows(void *arg, Page page, uint16 kind)
 				pass_add(ps, DIST_NULL, &tids[i]);
 		return;
 	}
+
 	for (int i = 0; i < n; i++)
 	{
-		int			d = distance(ps->st, hashes[i]);
+		int			d = null_query ? DIST_NULL : __builtin_popcountll(hashes[i] ^ query);
 
-		if (d > most || !ItemPointerIsValid(&tids[i]) || !mih_all_keys_hold(ps->so, hashes[i]))
+		/* The hot loop: nearly every row fails the first test. */
+		if (d > most || d < least ||
+			!ItemPointerIsValid(&tids[i]) || !mih_all_keys_hold(ps->so, hashes[i]))
 			continue;
 		pass_add(ps, d, &tids[i]);
 		most = KEY_DIST(ps->limit);
