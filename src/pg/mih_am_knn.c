@@ -10,13 +10,15 @@
  * finds the rows whose nearest block is t bits away. After levels 0..t every row within
  * m(t+1)-1 bits is known (pigeonhole: a row within that distance is within t bits on some block),
  * so the distances up to that bound are final and returned; farther rows wait in their distance's
- * bucket. Pending and NULL rows are read into the buckets at the start.
+ * bucket. Pending and NULL rows are read into the buckets at the start. Level 0 is always probed;
+ * later ones while they are cheap, or while a waiting row becomes final at an affordable level
+ * (worth_probing).
  *
- * Passes: when probing up to the next level would cost more than reading table 0 whole (the
- * radius scan's rule), each further call reads table 0, the pending and the NULL rows once and
- * keeps the smallest `cap` keys past the last one returned (a bounded buffer, cut in half by
- * sorting whenever it fills); cap doubles with each pass, up to work_mem. A pass that kept
- * everything it saw ends the scan.
+ * Passes: when probing further would cost more than reading table 0 whole (the radius scan's
+ * rule, mih_probing_beats_reading), each further call reads table 0, the pending and the NULL
+ * rows once and keeps the smallest `cap` keys past the last one returned (a bounded buffer, cut
+ * in half by sorting whenever it fills); cap doubles with each pass, up to work_mem. A pass that
+ * kept everything it saw ends the scan.
  */
 #include "simhash_type.h"
 #include "mih_am_probe.h"
