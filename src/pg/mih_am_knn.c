@@ -66,6 +66,8 @@ struct MihKnnState
 	/* levels */
 	int			level;			/* the next level to probe */
 	int			bound;			/* every row within bound bits is in found[] */
+	int			horizon;		/* the farthest distance levels can make final; beyond, passes */
+	uint64		block_masks[MIH_MAX_TABLES];
 	int			emit;			/* the next distance to return */
 	MihRefs		found[NDIST];
 	/* passes */
@@ -168,20 +170,21 @@ level_match(MihProbe *pr, Page page, int i, uint64 h)
 {
 	MihLevelProbe *lp = (MihLevelProbe *) pr->arg;
 	MihKnnState *st = lp->st;
-	int			m = pr->meta->ntables;
 	uint64		x = h ^ st->query;
-	int			d;
+	int			d = __builtin_popcountll(x);
 
+	/* Most rows a probe meets are too far for the levels to return: the passes will. */
+	if (d > st->horizon || !not_passed(st, d))
+		return;
 	/* Only the first table at the row's nearest level reports it. */
-	for (int t = 0; t < m; t++)
+	for (int t = 0; t < pr->meta->ntables; t++)
 	{
-		int			bd = __builtin_popcount(sh_mih_block_value(x, m, t));
+		int			bd = __builtin_popcountll(x & st->block_masks[t]);
 
 		if (bd < lp->level || (bd == lp->level && t < pr->table))
 			return;
 	}
-	d = __builtin_popcountll(x);
-	if (!not_passed(st, d) || !mih_all_keys_hold(lp->so, h))
+	if (!mih_all_keys_hold(lp->so, h))
 		return;
 	if (pr->table == 0)
 	{
@@ -215,7 +218,7 @@ chain_rows(void *arg, Page page, uint16 kind)
 			continue;
 		else
 			d = distance(lp->st, hashes[i]);
-		if (not_passed(lp->st, d))
+		if (d <= lp->st->horizon && not_passed(lp->st, d))
 			add_ref(&lp->st->found[d], tid_key(0, &tids[i]));
 	}
 }
@@ -225,12 +228,27 @@ static bool
 start_levels(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *meta)
 {
 	MihLevelProbe lp = {so, st, 0};
+	int			m = meta->ntables;
+	int			last = -1;
 
 	st->phase = KNN_LEVELS;
 	st->level = 0;
 	st->emit = 0;
-	/* Without sorted rows every row is in the chains: all distances are final at once. */
-	st->bound = meta->nrows == 0 ? DIST_NULL : -1;
+	for (int t = 0; t < m; t++)
+		st->block_masks[t] = ((UINT64_C(1) << sh_mih_block_len(m, t)) - 1) << sh_mih_block_start(m, t);
+	if (meta->nrows == 0)
+	{
+		/* Without sorted rows every row is in the chains: all distances are final at once. */
+		st->bound = st->horizon = DIST_NULL;
+	}
+	else
+	{
+		/* Levels go no further than reading table 0 would cost (worth_probing). */
+		while (last + 1 < 64 && mih_probing_beats_reading(meta, last + 1, 1.0))
+			last++;
+		st->horizon = m * (last + 1) - 1 >= 64 ? DIST_NULL : m * (last + 1) - 1;
+		st->bound = -1;
+	}
 	if (!mih_read_chain(index, meta->pending_head, MIH_PAGE_PENDING, chain_rows, &lp))
 		return false;
 	/* NULL hashes are within no ball. */
@@ -308,7 +326,7 @@ probe_level(MihScanState *so, MihKnnState *st, MihProbe *pr)
 		pfree(values);
 	}
 	st->level++;
-	st->bound = m * st->level - 1 >= 64 ? DIST_NULL : m * st->level - 1;
+	st->bound = m * st->level - 1 >= 64 ? DIST_NULL : Min(m * st->level - 1, st->horizon);
 	return !pr->stale;
 }
 
