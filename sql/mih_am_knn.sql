@@ -160,6 +160,20 @@ CREATE INDEX ON kn USING simhash_mih (sh);
 SELECT count(*) FROM (SELECT sh FROM kn ORDER BY sh <-> '0') s;
 RESET enable_seqscan; RESET enable_sort;
 
+-- More equal rows than work_mem can hold: the scan leaves the levels for passes, which keep
+-- a bounded number of rows each.
+CREATE TABLE kd (id int, sh simhash);
+INSERT INTO kd SELECT i, CASE WHEN i <= 6000 THEN '00000000ffffffff'
+                              ELSE ('x' || substr(md5(i::text), 1, 16))::bit(64)::simhash END
+FROM generate_series(1, 8000) i;
+CREATE INDEX ON kd USING simhash_mih (sh);
+SET work_mem = 64; SET enable_seqscan = off; SET enable_sort = off;
+SELECT count(*) AS n, count(DISTINCT id) AS distinct_ids,
+       array_agg(d) = array_agg(d ORDER BY d) AS ordered, max(d) FILTER (WHERE n <= 6000) AS d_6000
+FROM (SELECT id, (sh <-> '00000000ffffffff')::int AS d, row_number() OVER () AS n
+      FROM (SELECT id, sh FROM kd ORDER BY sh <-> '00000000ffffffff') s) t;
+RESET work_mem; RESET enable_seqscan; RESET enable_sort;
+
 -- A cursor reads on past the first batches.
 BEGIN;
 SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off;
@@ -167,5 +181,5 @@ DECLARE c CURSOR FOR SELECT (sh <-> '0123456789abcdef')::int AS d FROM kt ORDER 
 MOVE FORWARD 5000 IN c;
 FETCH 3 FROM c;
 COMMIT;
-DROP TABLE kt, kq, ke, kn, null_query;
+DROP TABLE kt, kq, ke, kn, kd, null_query;
 DROP FUNCTION knn_mismatches(int, text), knn_all_rows(simhash);

@@ -70,6 +70,9 @@ struct MihKnnState
 	uint64		block_masks[MIH_MAX_TABLES];
 	int			emit;			/* the next distance to return */
 	MihRefs		found[NDIST];
+	int			nfound;			/* entries in found[] ... */
+	int			max_found;		/* ... at most this many (work_mem), else passes */
+	bool		overflow;		/* found[] lacks rows it had no room for */
 	/* passes */
 	int			cap;
 	/* the keys to return, sorted */
@@ -91,9 +94,26 @@ tid_key(int d, const ItemPointerData *tid)
 	return KEY(d, ItemPointerGetBlockNumberNoCheck(tid), ItemPointerGetOffsetNumberNoCheck(tid));
 }
 
-static void
-add_ref(MihRefs *refs, uint64 ref)
+/* The most keys a scan keeps at once: half of work_mem, at least FIRST_CAP. */
+static int
+max_keys(void)
 {
+	Size		keys = (Size) work_mem * 1024 / (2 * sizeof(uint64));
+
+	return (int) Max(FIRST_CAP, Min(keys, MaxAllocHugeSize / (2 * sizeof(uint64))));
+}
+
+static void
+add_found(MihKnnState *st, int d, uint64 ref)
+{
+	MihRefs    *refs = &st->found[d];
+
+	if (st->nfound >= st->max_found)
+	{
+		st->overflow = true;
+		return;
+	}
+	st->nfound++;
 	if (refs->n == refs->cap)
 	{
 		refs->cap = Max(refs->cap * 2, 16);
@@ -122,6 +142,8 @@ reset_memory(MihKnnState *st)
 {
 	MemoryContextReset(st->cxt);
 	memset(st->found, 0, sizeof(st->found));
+	st->nfound = 0;
+	st->overflow = false;
 	st->ready = NULL;
 	st->nready = st->next_ready = 0;
 }
@@ -191,10 +213,10 @@ level_match(MihProbe *pr, Page page, int i, uint64 h)
 		const ItemPointerData *tid = &MihPageTids(page)[i];
 
 		if (ItemPointerIsValid(tid))
-			add_ref(&st->found[d], tid_key(0, tid));
+			add_found(st, d, tid_key(0, tid));
 	}
 	else
-		add_ref(&st->found[d], ORD_FLAG | MihPageOrdinals(page)[i]);
+		add_found(st, d, ORD_FLAG | MihPageOrdinals(page)[i]);
 }
 
 /* Pending rows go to their distance's bucket, NULL rows to the last one. */
@@ -219,7 +241,7 @@ chain_rows(void *arg, Page page, uint16 kind)
 		else
 			d = distance(lp->st, hashes[i]);
 		if (d <= lp->st->horizon && not_passed(lp->st, d))
-			add_ref(&lp->st->found[d], tid_key(0, &tids[i]));
+			add_found(lp->st, d, tid_key(0, &tids[i]));
 	}
 }
 
@@ -234,6 +256,7 @@ start_levels(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *m
 	st->phase = KNN_LEVELS;
 	st->level = 0;
 	st->emit = 0;
+	st->max_found = max_keys();
 	for (int t = 0; t < m; t++)
 		st->block_masks[t] = ((UINT64_C(1) << sh_mih_block_len(m, t)) - 1) << sh_mih_block_start(m, t);
 	if (meta->nrows == 0)
@@ -295,6 +318,7 @@ emit_bucket(MihKnnState *st, MihProbe *pr, int d)
 			st->ready[st->nready++] = key;
 	}
 	sort_keys(st->ready, st->nready);
+	st->nfound -= refs->n;
 	pfree(refs->items);
 	memset(refs, 0, sizeof(MihRefs));
 	return true;
@@ -360,6 +384,14 @@ step_levels(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *me
 	mih_probe_begin(&pr, index, meta, level_match, NULL);
 	while (ok && st->nready == 0)
 	{
+		if (st->overflow)
+		{
+			/* Too many rows to keep: passes go on from the last row returned, in bounded memory. */
+			reset_memory(st);
+			st->phase = KNN_PASSES;
+			st->cap = FIRST_CAP;
+			break;
+		}
 		if (st->emit <= st->bound)
 			ok = emit_bucket(st, &pr, st->emit++);
 		else if (st->bound == DIST_NULL)
@@ -458,8 +490,6 @@ pass(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *meta)
 {
 	MihPass		ps = {so, st, NULL, 0, st->cap, PG_UINT64_MAX, false};
 	MihProbe	pr;
-	int			max_cap = Max(FIRST_CAP, (int) Min((Size) work_mem * 1024 / (2 * sizeof(uint64)),
-												   (Size) (MaxAllocHugeSize / (2 * sizeof(uint64)))));
 
 	reset_memory(st);
 	ps.keys = MemoryContextAllocHuge(st->cxt, 2 * (Size) ps.cap * sizeof(uint64));
@@ -491,7 +521,7 @@ pass(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *meta)
 	st->nready = ps.n;
 	if (!ps.dropped)
 		st->phase = KNN_DONE;
-	st->cap = Min(st->cap * 2, max_cap);
+	st->cap = Min(st->cap * 2, max_keys());
 	return true;
 }
 
