@@ -100,7 +100,7 @@ max_keys(void)
 {
 	Size		keys = (Size) work_mem * 1024 / (2 * sizeof(uint64));
 
-	return (int) Max(FIRST_CAP, Min(keys, MaxAllocHugeSize / (2 * sizeof(uint64))));
+	return (int) Max(FIRST_CAP, Min(keys, INT_MAX / 2));
 }
 
 static void
