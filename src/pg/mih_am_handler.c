@@ -106,9 +106,10 @@ mih_costestimate(PlannerInfo *root, IndexPath *path, double loop_count, Cost *st
 	if (path->indexorderbys != NIL && path->indexclauses == NIL)
 	{
 		/*
-		 * Nearest neighbours (mih_am_knn.c): the first rows come from the first level, a binary
-		 * search in the directory and in a page of each table; all of them from reading table 0
-		 * (about once: later passes keep more rows) and handing out every row.
+		 * Nearest neighbours (mih_am_knn.c). Startup: the first level, a binary search in the
+		 * directory and in a page of each table, which is all a query with near neighbours pays
+		 * (others pay up to two reads of table 0, still far below a sort of the table). Total:
+		 * reading table 0 and handing out every row; a LIMIT takes its share of that.
 		 */
 		double		tuples = Max(path->indexinfo->tuples, 1.0);
 		double		table0_pages = ceil(tuples / MIH_ROWS_PER_PAGE);
