@@ -162,8 +162,7 @@ SET enable_seqscan = off;
 SELECT count(*) FROM at a JOIN at b ON hamming(a.sh, b.sh) <= 3 AND a.id < b.id;
 RESET enable_seqscan;
 
--- With GiST on the same column, radius queries still go to simhash_mih and nearest-neighbour
--- queries to GiST.
+-- With GiST on the same column, radius and nearest-neighbour queries still go to simhash_mih.
 CREATE INDEX at_gist ON at USING gist (sh);
 EXPLAIN (COSTS OFF) SELECT id FROM at WHERE hamming(sh, '0123456789abcdef') <= 5;
 EXPLAIN (COSTS OFF) SELECT id FROM at ORDER BY sh <-> '0123456789abcdef' LIMIT 3;

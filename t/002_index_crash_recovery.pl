@@ -24,6 +24,16 @@ my $compare = q{
     LATERAL (SELECT array_agg(id ORDER BY id) AS ids FROM t
              WHERE hamming(sh::bigint, ('x' || substr(md5(q::text), 1, 16))::bit(64)::bigint) <= 8) s
     WHERE i.ids IS DISTINCT FROM s.ids};
+# Nearest neighbours: the distances in the order the index returns them equal sorted exact ones.
+my $compare_knn = q{
+    SELECT count(*) FROM generate_series(0, 40) q,
+    LATERAL (SELECT ('x' || substr(md5(q::text), 1, 16))::bit(64)::simhash AS h) qh,
+    LATERAL (SELECT array_agg(d) AS ds FROM (
+                 SELECT (sh <-> qh.h)::int AS d FROM t ORDER BY sh <-> qh.h LIMIT 20) x) i,
+    LATERAL (SELECT array_agg(d ORDER BY d) AS ds FROM (
+                 SELECT hamming(sh::bigint, qh.h::bigint)::int AS d FROM t
+                 WHERE sh IS NOT NULL ORDER BY 1 LIMIT 20) y) s
+    WHERE i.ds IS DISTINCT FROM s.ds};
 
 for my $i (0 .. $#indexes)
 {
@@ -54,6 +64,8 @@ for my $i (0 .. $#indexes)
         "$def: committed rows survive, the in-flight batch does not");
     is($node->safe_psql('postgres', "SET enable_seqscan = off; SET enable_bitmapscan = off; $compare"), '0',
         "$def: index answers equal sequential-scan answers after crash recovery");
+    is($node->safe_psql('postgres', "SET enable_seqscan = off; SET enable_bitmapscan = off; $compare_knn"), '0',
+        "$def: nearest neighbours equal exact ones after crash recovery");
     if ($def =~ /USING simhash_mih/)
     {
         # VACUUM drops the aborted batch's entries and merges the pending rows.

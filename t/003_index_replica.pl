@@ -49,6 +49,12 @@ for my $def (@indexes)
     }
     like($standby->safe_psql('postgres', q{SET enable_seqscan = off; EXPLAIN (COSTS OFF)
             SELECT id FROM t WHERE hamming(sh, '0') <= 5}), qr/t_idx/, "$def: the standby uses the index");
+    if ($def !~ /USING gin/)
+    {
+        like($standby->safe_psql('postgres', q{EXPLAIN (COSTS OFF)
+                SELECT id FROM t ORDER BY sh <-> '0' LIMIT 5}), qr/Index Scan using t_idx/,
+            "$def: the standby orders by distance through the index");
+    }
 }
 
 $standby->stop;

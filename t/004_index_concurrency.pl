@@ -59,6 +59,28 @@ for my $n (0 .. $#indexes)
         is($node->safe_psql('postgres', q{
             SELECT live_sorted_rows + pending_rows = (SELECT count(*) FROM t) FROM simhash_mih_check('t_idx')}),
             't', "$def: the index passes its consistency check and holds every row");
+
+        # A scan ordered by distance, overtaken by a merge between two fetches, goes on through
+        # the new tables from the last row it returned.
+        my $expected = $node->safe_psql('postgres', q{
+            SELECT string_agg(d::text, ' ' ORDER BY d) FROM (SELECT hamming(sh::bigint, 0)::int AS d FROM t) s});
+        my $bg = $node->background_psql('postgres');
+        $bg->query_safe('BEGIN ISOLATION LEVEL REPEATABLE READ');
+        $bg->query_safe('SET LOCAL enable_seqscan = off');
+        $bg->query_safe('SET LOCAL enable_sort = off');
+        $bg->query_safe(q{DECLARE c CURSOR FOR SELECT (sh <-> '0')::int FROM t ORDER BY sh <-> '0'});
+        my $first = $bg->query_safe('FETCH 300 FROM c');
+        my $build = $node->safe_psql('postgres', q{SELECT sorted_rows FROM simhash_mih_check('t_idx')});
+        $node->safe_psql('postgres', q{
+            INSERT INTO t (sh) SELECT ('x' || substr(md5('late' || g), 1, 16))::bit(64)::simhash FROM generate_series(1, 3000) g;
+            VACUUM t;});
+        isnt($node->safe_psql('postgres', q{SELECT sorted_rows FROM simhash_mih_check('t_idx')}), $build,
+            "$def: VACUUM merged while the cursor was open");
+        my $rest = $bg->query_safe('FETCH ALL FROM c');
+        $bg->query_safe('COMMIT');
+        $bg->quit;
+        is(join(' ', split(/\n/, "$first\n$rest")), $expected,
+            "$def: the ordered scan returns every row once, in order, across the merge");
     }
 }
 

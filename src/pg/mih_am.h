@@ -10,10 +10,13 @@
  *   fence pages             per table, a chain of (block value of the page's first entry, page)
  *                           for each of its pages in order: the table's directory
  *   pending pages           (hash, tid) inserted since the tables were written, unsorted, a chain
+ *   NULL pages              (unused, tid) of the rows whose hash is NULL, a chain: only a scan
+ *                           ordered by distance returns them (last)
  *   free pages              recycled by a merge, listed in the free space map
  * A radius-k query probes, on each table j, every value within floor(k/m) bits of the query's
  * block j (pigeonhole: an answer agrees that closely on at least one block) and compares full
  * hashes in the index, then reads the pending pages linearly. Only true answers are returned.
+ * A scan ordered by sh <-> q probes the tables level by level (mih_am_knn.c).
  * VACUUM invalidates the tids of dead rows in table 0 (the other tables reach rows through it),
  * compacts pending pages, and merges a large pending list into new tables (mih_am_merge.c).
  */
@@ -31,7 +34,7 @@
 #include "utils/rel.h"
 
 #define MIH_MAGIC			0x4D494841	/* "MIHA" */
-#define MIH_VERSION			1
+#define MIH_VERSION			2
 #define MIH_META_BLKNO		0
 #define MIH_MIN_TABLES		2
 #define MIH_MAX_TABLES		4
@@ -43,6 +46,7 @@
 #define MIH_PAGE_FENCE		4
 #define MIH_PAGE_PENDING	5
 #define MIH_PAGE_FREE		6
+#define MIH_PAGE_NULLS		7
 
 typedef struct MihPageOpaque
 {
@@ -56,7 +60,7 @@ typedef struct MihPageOpaque
 
 #define MIH_DATA_BYTES \
 	(BLCKSZ - MAXALIGN(SizeOfPageHeaderData) - MAXALIGN(sizeof(MihPageOpaque)))
-/* table 0 and pending pages: uint64 hash[MIH_ROWS_PER_PAGE], then ItemPointerData tid[...] */
+/* table 0, pending and NULL pages: uint64 hash[MIH_ROWS_PER_PAGE], then ItemPointerData tid[...] */
 #define MIH_ROWS_PER_PAGE	(MIH_DATA_BYTES / (sizeof(uint64) + sizeof(ItemPointerData)))
 /* tables 1..m-1: uint64 hash[MIH_REFS_PER_PAGE], then uint32 ordinal[...] */
 #define MIH_REFS_PER_PAGE	(MIH_DATA_BYTES / (sizeof(uint64) + sizeof(uint32)))
@@ -87,6 +91,8 @@ typedef struct MihMeta
 	BlockNumber pending_head;
 	BlockNumber pending_tail;
 	uint64		npending;		/* entries in pending pages (upper bound: VACUUM removes some) */
+	BlockNumber nulls_head;
+	BlockNumber nulls_tail;
 } MihMeta;
 
 #define MihPageGetMeta(page)	((MihMeta *) PageGetContents(page))
@@ -129,6 +135,7 @@ extern IndexBuildResult *mih_build(Relation heap, Relation index, IndexInfo *inf
 extern void mih_buildempty(Relation index);
 
 /* mih_am_insert.c */
+extern void mih_write_null_chain(Relation index, const ItemPointerData *tids, Size n, MihMeta *meta);
 extern bool mih_insert(Relation index, Datum *values, bool *isnull, ItemPointer tid, Relation heap,
 					   IndexUniqueCheck check, bool indexUnchanged, IndexInfo *info);
 

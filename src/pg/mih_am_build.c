@@ -1,6 +1,6 @@
 /*
- * Building a simhash_mih index: collect (hash, tid) of every non-null row, write the meta page
- * and the sorted tables.
+ * Building a simhash_mih index: collect (hash, tid) of every non-null row and the tid of every
+ * NULL one, write the meta page, the sorted tables and the NULL chain.
  */
 #include "simhash_type.h"
 #include "mih_am.h"
@@ -19,6 +19,9 @@ typedef struct MihBuildState
 	ItemPointerData *tids;
 	Size		n;
 	Size		cap;
+	ItemPointerData *null_tids;	/* rows whose hash is NULL */
+	Size		nnulls;
+	Size		nulls_cap;
 } MihBuildState;
 
 static void
@@ -27,7 +30,16 @@ collect_row(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool a
 	MihBuildState *st = (MihBuildState *) arg;
 
 	if (isnull[0])
-		return;					/* NULLs are never within any radius */
+	{
+		/* Never within any radius; only a scan ordered by distance returns them, last. */
+		if (st->nnulls == st->nulls_cap)
+		{
+			st->nulls_cap *= 2;
+			st->null_tids = repalloc_huge(st->null_tids, st->nulls_cap * sizeof(ItemPointerData));
+		}
+		st->null_tids[st->nnulls++] = *tid;
+		return;
+	}
 	if (st->n == st->cap)
 	{
 		if (st->cap >= PG_UINT32_MAX / 2)
@@ -66,6 +78,8 @@ init_meta(MihMeta *meta)
 		meta->fence_head[j] = InvalidBlockNumber;
 	meta->pending_head = InvalidBlockNumber;
 	meta->pending_tail = InvalidBlockNumber;
+	meta->nulls_head = InvalidBlockNumber;
+	meta->nulls_tail = InvalidBlockNumber;
 }
 
 static void
@@ -95,6 +109,9 @@ mih_build(Relation heap, Relation index, IndexInfo *info)
 	st.n = 0;
 	st.hashes = palloc_extended(st.cap * sizeof(uint64), MCXT_ALLOC_HUGE);
 	st.tids = palloc_extended(st.cap * sizeof(ItemPointerData), MCXT_ALLOC_HUGE);
+	st.nulls_cap = 64;
+	st.nnulls = 0;
+	st.null_tids = palloc_extended(st.nulls_cap * sizeof(ItemPointerData), MCXT_ALLOC_HUGE);
 	reltuples = table_index_build_scan(heap, index, info, true, true, collect_row, &st, NULL);
 
 	init_meta(&meta);
@@ -104,6 +121,7 @@ mih_build(Relation heap, Relation index, IndexInfo *info)
 	LockBuffer(meta_buf, BUFFER_LOCK_UNLOCK);
 
 	mih_write_tables(index, st.hashes, st.tids, st.n, mih_tables_for(index, st.n), &meta);
+	mih_write_null_chain(index, st.null_tids, st.nnulls, &meta);
 
 	LockBuffer(meta_buf, BUFFER_LOCK_EXCLUSIVE);
 	write_meta(index, meta_buf, &meta);
@@ -111,7 +129,7 @@ mih_build(Relation heap, Relation index, IndexInfo *info)
 
 	result = palloc(sizeof(IndexBuildResult));
 	result->heap_tuples = reltuples;
-	result->index_tuples = (double) st.n;
+	result->index_tuples = (double) (st.n + st.nnulls);
 	return result;
 }
 

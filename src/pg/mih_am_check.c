@@ -1,7 +1,8 @@
 /*
  * simhash_mih_check(index): verifies the invariants a simhash_mih index relies on and reports its
  * shape. Each table is sorted by its block, its directory matches its pages, every row of table 0
- * appears exactly once in every other table with the same hash, and the pending chain is sound.
+ * appears exactly once in every other table with the same hash, and the pending and NULL chains
+ * are sound.
  * A violation is an index_corrupted error naming the page.
  */
 #include "mih_am.h"
@@ -150,6 +151,14 @@ simhash_mih_check(PG_FUNCTION_ARGS)
 		for (int i = 0; i < MihPageGetOpaque(page)->nitems; i++)
 			if (ItemPointerIsValid(&MihPageTids(page)[i]))
 				pending++;
+		blkno = MihPageGetOpaque(page)->next;
+	}
+	for (BlockNumber blkno = meta.nulls_head; blkno != InvalidBlockNumber;)
+	{
+		Page		page = copy_page(index, blkno, MIH_PAGE_NULLS, &copy);
+
+		if (MihPageGetOpaque(page)->next == InvalidBlockNumber && blkno != meta.nulls_tail)
+			CORRUPT(index, blkno, "the NULL chain ends before its tail %u", meta.nulls_tail);
 		blkno = MihPageGetOpaque(page)->next;
 	}
 	nblocks = RelationGetNumberOfBlocks(index);

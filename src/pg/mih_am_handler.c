@@ -4,18 +4,24 @@
  */
 #include "mih_am.h"
 
+#include <math.h>
+
 #include "access/htup_details.h"
 #include "access/reloptions.h"
 #include "catalog/pg_amop.h"
 #include "catalog/pg_amproc.h"
 #include "catalog/pg_opclass.h"
 #include "commands/vacuum.h"
+#include "optimizer/optimizer.h"
 #include "utils/catcache.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
 #include "utils/syscache.h"
 
+#include "mih_blocks.h"
+
 #define STRATEGY_IN_BALL	1
+#define STRATEGY_DISTANCE	2
 
 PG_FUNCTION_INFO_V1(simhash_mih_handler);
 
@@ -42,7 +48,10 @@ mih_options(Datum reloptions, bool validate)
 									  sizeof(MihOptions), tab, lengthof(tab));
 }
 
-/* An operator class of this method has only <@ as strategy 1, and no support functions. */
+/*
+ * An operator class of this method has <@ as strategy 1 (search) and may have <-> as strategy 2
+ * (ORDER BY), and no support functions.
+ */
 static bool
 mih_validate(Oid opclassoid)
 {
@@ -62,7 +71,8 @@ mih_validate(Oid opclassoid)
 	{
 		Form_pg_amop op = (Form_pg_amop) GETSTRUCT(&oprlist->members[i]->tuple);
 
-		if (op->amopstrategy != STRATEGY_IN_BALL || op->amoppurpose != AMOP_SEARCH)
+		if (!(op->amopstrategy == STRATEGY_IN_BALL && op->amoppurpose == AMOP_SEARCH) &&
+			!(op->amopstrategy == STRATEGY_DISTANCE && op->amoppurpose == AMOP_ORDER))
 		{
 			ereport(INFO,
 					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
@@ -93,6 +103,23 @@ mih_costestimate(PlannerInfo *root, IndexPath *path, double loop_count, Cost *st
 
 	MemSet(&costs, 0, sizeof(costs));
 	genericcostestimate(root, path, loop_count, &costs);
+	if (path->indexorderbys != NIL && path->indexclauses == NIL)
+	{
+		/*
+		 * Nearest neighbours (mih_am_knn.c). Startup: the first level, a binary search in the
+		 * directory and in a page of each table, which is all a query with near neighbours pays
+		 * (others pay up to two reads of table 0, still far below a sort of the table). Total:
+		 * reading table 0 and handing out every row; a LIMIT takes its share of that.
+		 */
+		double		tuples = Max(path->indexinfo->tuples, 1.0);
+		double		table0_pages = ceil(tuples / MIH_ROWS_PER_PAGE);
+		int			m = sh_mih_tables_for_rows(tuples, MIH_MIN_TABLES, 3);
+
+		costs.indexStartupCost = m * (log2(table0_pages + 1) + log2(MIH_ROWS_PER_PAGE)) * cpu_operator_cost;
+		costs.indexTotalCost = costs.indexStartupCost + table0_pages * seq_page_cost +
+			tuples * (cpu_operator_cost + cpu_index_tuple_cost);
+		costs.numIndexPages = table0_pages;
+	}
 	*startup_cost = costs.indexStartupCost;
 	*total_cost = costs.indexTotalCost;
 	*selectivity = costs.indexSelectivity;
@@ -105,15 +132,16 @@ simhash_mih_handler(PG_FUNCTION_ARGS)
 {
 	IndexAmRoutine *am = makeNode(IndexAmRoutine);
 
-	am->amstrategies = 1;
+	am->amstrategies = 2;
 	am->amsupport = 0;
 	am->amoptsprocnum = 0;
 	am->amcanorder = false;
-	am->amcanorderbyop = false;
+	am->amcanorderbyop = true;
 	am->amcanbackward = false;
 	am->amcanunique = false;
 	am->amcanmulticol = false;
-	am->amoptionalkey = false;
+	/* An ORDER BY sh <-> q scan has no search key; NULL hashes are indexed for it. */
+	am->amoptionalkey = true;
 	am->amsearcharray = false;
 	am->amsearchnulls = false;
 	am->amstorage = false;

@@ -1,6 +1,7 @@
 /*
  * Inserting into a simhash_mih index: the row goes to the tail of the pending chain, which every
- * scan reads linearly until REINDEX (or a VACUUM that merges) sorts it into the tables.
+ * scan reads linearly until REINDEX (or a VACUUM that merges) sorts it into the tables. A row whose
+ * hash is NULL goes to the NULL chain, which only scans ordered by distance read (it is last).
  */
 #include "simhash_type.h"
 #include "mih_am.h"
@@ -14,43 +15,46 @@ mih_insert(Relation index, Datum *values, bool *isnull, ItemPointer tid, Relatio
 	Buffer		new_buf = InvalidBuffer;
 	GenericXLogState *state;
 	MihMeta    *meta;
+	BlockNumber *head,
+			   *tail;
 	Page		target = NULL;
 	MihPageOpaque *opaque;
-
-	if (isnull[0])
-		return false;
+	uint16		kind = isnull[0] ? MIH_PAGE_NULLS : MIH_PAGE_PENDING;
 
 	/* The meta page's lock serializes inserts; scans only copy the meta page under a share lock. */
 	meta_buf = ReadBuffer(index, MIH_META_BLKNO);
 	LockBuffer(meta_buf, BUFFER_LOCK_EXCLUSIVE);
 	state = GenericXLogStart(index);
 	meta = MihPageGetMeta(GenericXLogRegisterBuffer(state, meta_buf, 0));
+	head = isnull[0] ? &meta->nulls_head : &meta->pending_head;
+	tail = isnull[0] ? &meta->nulls_tail : &meta->pending_tail;
 
-	if (meta->pending_tail != InvalidBlockNumber)
+	if (*tail != InvalidBlockNumber)
 	{
-		tail_buf = ReadBuffer(index, meta->pending_tail);
+		tail_buf = ReadBuffer(index, *tail);
 		LockBuffer(tail_buf, BUFFER_LOCK_EXCLUSIVE);
 		target = GenericXLogRegisterBuffer(state, tail_buf, 0);
 	}
 	if (tail_buf == InvalidBuffer || MihPageGetOpaque(target)->nitems >= MIH_ROWS_PER_PAGE)
 	{
-		Page		tail = target;
+		Page		old_tail = target;
 
 		new_buf = mih_new_buffer(index);
 		target = GenericXLogRegisterBuffer(state, new_buf, GENERIC_XLOG_FULL_IMAGE);
-		mih_init_page(target, MIH_PAGE_PENDING);
+		mih_init_page(target, kind);
 		if (tail_buf != InvalidBuffer)
-			MihPageGetOpaque(tail)->next = BufferGetBlockNumber(new_buf);
+			MihPageGetOpaque(old_tail)->next = BufferGetBlockNumber(new_buf);
 		else
-			meta->pending_head = BufferGetBlockNumber(new_buf);
-		meta->pending_tail = BufferGetBlockNumber(new_buf);
+			*head = BufferGetBlockNumber(new_buf);
+		*tail = BufferGetBlockNumber(new_buf);
 	}
 
 	opaque = MihPageGetOpaque(target);
-	MihPageHashes(target)[opaque->nitems] = DatumGetSimhash(values[0]);
+	MihPageHashes(target)[opaque->nitems] = isnull[0] ? 0 : DatumGetSimhash(values[0]);
 	MihPageTids(target)[opaque->nitems] = *tid;
 	opaque->nitems++;
-	meta->npending++;
+	if (!isnull[0])
+		meta->npending++;
 	GenericXLogFinish(state);
 
 	if (new_buf != InvalidBuffer)
@@ -59,4 +63,33 @@ mih_insert(Relation index, Datum *values, bool *isnull, ItemPointer tid, Relatio
 		UnlockReleaseBuffer(tail_buf);
 	UnlockReleaseBuffer(meta_buf);
 	return false;
+}
+
+/*
+ * Writes the NULL chain of a new index: full pages written last to first, so each page knows the
+ * next one; the tail (the first written, the only one with room) is where inserts go.
+ */
+void
+mih_write_null_chain(Relation index, const ItemPointerData *tids, Size n, MihMeta *meta)
+{
+	PGAlignedBlock image;
+	Size		pages = (n + MIH_ROWS_PER_PAGE - 1) / MIH_ROWS_PER_PAGE;
+	BlockNumber next = InvalidBlockNumber;
+
+	meta->nulls_head = meta->nulls_tail = InvalidBlockNumber;
+	for (Size p = pages; p-- > 0;)
+	{
+		Page		page = image.data;
+		Size		first = p * MIH_ROWS_PER_PAGE;
+		Size		count = Min(MIH_ROWS_PER_PAGE, n - first);
+
+		mih_init_page(page, MIH_PAGE_NULLS);
+		MihPageGetOpaque(page)->nitems = (uint16) count;
+		MihPageGetOpaque(page)->next = next;
+		memcpy(MihPageTids(page), &tids[first], count * sizeof(ItemPointerData));
+		next = mih_write_image(index, mih_new_buffer(index), page);
+		if (p == pages - 1)
+			meta->nulls_tail = next;
+	}
+	meta->nulls_head = next;
 }

@@ -1,6 +1,7 @@
 /*
  * VACUUM of a simhash_mih index. Dead rows lose their tid in table 0 (tables 1..m-1 reach rows
- * only through table 0, so they need no change) and leave the pending pages, which are compacted.
+ * only through table 0, so they need no change) and leave the pending and NULL pages, which are
+ * compacted.
  * Then, if the pending pages have grown large, they are merged into new sorted tables.
  */
 #include "mih_am.h"
@@ -82,6 +83,11 @@ vacuum_all(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 											   callback, callback_state, stats, &next);
 	}
 	for (blkno = meta.pending_head; blkno != InvalidBlockNumber; blkno = next)
+	{
+		vacuum_delay_point();
+		stats->num_index_tuples += vacuum_page(index, blkno, true, callback, callback_state, stats, &next);
+	}
+	for (blkno = meta.nulls_head; blkno != InvalidBlockNumber; blkno = next)
 	{
 		vacuum_delay_point();
 		stats->num_index_tuples += vacuum_page(index, blkno, true, callback, callback_state, stats, &next);

@@ -1,0 +1,609 @@
+/*
+ * Nearest neighbours in a simhash_mih index: ORDER BY sh <-> q, exact distances, no re-sort.
+ *
+ * Rows are returned in increasing (distance, tid) order; a row's place in that order is its key,
+ * distance << 48 | tid, and a NULL hash (or a NULL query) has distance 65, after every other.
+ * The last key returned is all the scan needs to go on after a restart, so each call works under
+ * its own pin of the meta page and starts over (past that key) if a merge changed the tables.
+ *
+ * Levels: probing, on every table j, the block values exactly t bits from the query's block j
+ * finds the rows whose nearest block is t bits away. After levels 0..t every row within
+ * m(t+1)-1 bits is known (pigeonhole: a row within that distance is within t bits on some block),
+ * so the distances up to that bound are final and returned; farther rows wait in their distance's
+ * bucket. Pending and NULL rows are read into the buckets at the start. Level 0 is always probed;
+ * later ones while they are cheap, or while a waiting row becomes final at an affordable level
+ * (worth_probing).
+ *
+ * Passes: when probing further would cost more than reading table 0 whole (the radius scan's
+ * rule, mih_probing_beats_reading), each further call reads table 0, the pending and the NULL
+ * rows once and keeps the smallest `cap` keys past the last one returned (a bounded buffer, cut
+ * in half by sorting whenever it fills); cap doubles with each pass, up to work_mem. A pass that
+ * kept everything it saw ends the scan.
+ */
+#include "simhash_type.h"
+#include "mih_am_probe.h"
+#include "mih_am_scan.h"
+
+#include "miscadmin.h"
+#include "utils/memutils.h"
+
+#include "mih_blocks.h"
+
+#define DIST_NULL		65		/* a NULL hash or query: after every distance */
+#define NDIST			(DIST_NULL + 1)
+#define KEY(d, blk, off) (((uint64) (d) << 48) | ((uint64) (blk) << 16) | (uint64) (off))
+#define KEY_DIST(key)	((int) ((key) >> 48))
+#define FIRST_CAP		256
+#define SPECULATIVE_SHARE	0.125	/* of a read of table 0, for levels no row found asks for */
+
+/* A level bucket entry: a tid packed as in a key, or (with ORD_FLAG) an ordinal in table 0. */
+#define ORD_FLAG		(UINT64_C(1) << 63)
+
+typedef enum
+{
+	KNN_LEVELS,
+	KNN_PASSES,
+	KNN_DONE
+} MihKnnPhase;
+
+typedef struct MihRefs
+{
+	uint64	   *items;
+	int			n;
+	int			cap;
+} MihRefs;
+
+struct MihKnnState
+{
+	MemoryContext cxt;			/* holds everything below; reset when the scan starts over */
+	uint64		query;
+	bool		null_query;
+	bool		returned;		/* a row was returned: after is its key */
+	uint64		after;
+	bool		started;		/* the state below describes the tables of build_id */
+	uint64		build_id;
+	MihKnnPhase phase;
+	/* levels */
+	int			level;			/* the next level to probe */
+	int			bound;			/* every row within bound bits is in found[] */
+	int			horizon;		/* the farthest distance levels can make final; beyond, passes */
+	uint64		block_masks[MIH_MAX_TABLES];
+	int			emit;			/* the next distance to return */
+	MihRefs		found[NDIST];
+	int			nfound;			/* entries in found[] ... */
+	int			max_found;		/* ... at most this many (work_mem), else passes */
+	bool		overflow;		/* found[] lacks rows it had no room for */
+	/* passes */
+	int			cap;
+	/* the keys to return, sorted */
+	uint64	   *ready;
+	int			nready;
+	int			next_ready;
+};
+
+#define ST_SORT sort_keys
+#define ST_ELEMENT_TYPE uint64
+#define ST_COMPARE(a, b) (*(a) < *(b) ? -1 : *(a) > *(b) ? 1 : 0)
+#define ST_SCOPE static
+#define ST_DEFINE
+#include "lib/sort_template.h"
+
+static uint64
+tid_key(int d, const ItemPointerData *tid)
+{
+	return KEY(d, ItemPointerGetBlockNumberNoCheck(tid), ItemPointerGetOffsetNumberNoCheck(tid));
+}
+
+/* The most keys a scan keeps at once: half of work_mem, at least FIRST_CAP. */
+static int
+max_keys(void)
+{
+	Size		keys = (Size) work_mem * 1024 / (2 * sizeof(uint64));
+
+	return (int) Max(FIRST_CAP, Min(keys, INT_MAX / 2));
+}
+
+static void
+add_found(MihKnnState *st, int d, uint64 ref)
+{
+	MihRefs    *refs = &st->found[d];
+
+	if (st->nfound >= st->max_found)
+	{
+		st->overflow = true;
+		return;
+	}
+	st->nfound++;
+	if (refs->n == refs->cap)
+	{
+		refs->cap = Max(refs->cap * 2, 16);
+		refs->items = refs->items ? repalloc_huge(refs->items, refs->cap * sizeof(uint64))
+			: palloc(refs->cap * sizeof(uint64));
+	}
+	refs->items[refs->n++] = ref;
+}
+
+/* True if a row at distance d may still be returned (its key may be past the last one). */
+static bool
+not_passed(const MihKnnState *st, int d)
+{
+	return !st->returned || d >= KEY_DIST(st->after);
+}
+
+static int
+distance(const MihKnnState *st, uint64 h)
+{
+	return st->null_query ? DIST_NULL : __builtin_popcountll(h ^ st->query);
+}
+
+/* Forgets every bucket and ready key. */
+static void
+reset_memory(MihKnnState *st)
+{
+	MemoryContextReset(st->cxt);
+	memset(st->found, 0, sizeof(st->found));
+	st->nfound = 0;
+	st->overflow = false;
+	st->ready = NULL;
+	st->nready = st->next_ready = 0;
+}
+
+MihKnnState *
+mih_knn_begin(void)
+{
+	MihKnnState *st = palloc0(sizeof(MihKnnState));
+
+	st->cxt = AllocSetContextCreate(CurrentMemoryContext, "simhash_mih nearest neighbours",
+									ALLOCSET_DEFAULT_SIZES);
+	return st;
+}
+
+void
+mih_knn_rescan(IndexScanDesc scan)
+{
+	MihKnnState *st = ((MihScanState *) scan->opaque)->knn;
+	ScanKey		key = &scan->orderByData[0];
+
+	reset_memory(st);
+	st->null_query = (key->sk_flags & SK_ISNULL) != 0;
+	st->query = st->null_query ? 0 : DatumGetSimhash(key->sk_argument);
+	st->returned = false;
+	st->started = false;
+}
+
+void
+mih_knn_end(IndexScanDesc scan)
+{
+	MemoryContextDelete(((MihScanState *) scan->opaque)->knn->cxt);
+}
+
+/* ---- levels -------------------------------------------------------------------------------- */
+
+typedef struct MihLevelProbe
+{
+	MihScanState *so;
+	MihKnnState *st;
+	int			level;
+} MihLevelProbe;
+
+/* An entry of table pr->table whose block is exactly lp->level bits from the query's. */
+static void
+level_match(MihProbe *pr, Page page, int i, uint64 h)
+{
+	MihLevelProbe *lp = (MihLevelProbe *) pr->arg;
+	MihKnnState *st = lp->st;
+	uint64		x = h ^ st->query;
+	int			d = __builtin_popcountll(x);
+
+	/* Most rows a probe meets are too far for the levels to return: the passes will. */
+	if (d > st->horizon || !not_passed(st, d))
+		return;
+	/* Only the first table at the row's nearest level reports it. */
+	for (int t = 0; t < pr->meta->ntables; t++)
+	{
+		int			bd = __builtin_popcountll(x & st->block_masks[t]);
+
+		if (bd < lp->level || (bd == lp->level && t < pr->table))
+			return;
+	}
+	if (!mih_all_keys_hold(lp->so, h))
+		return;
+	if (pr->table == 0)
+	{
+		const ItemPointerData *tid = &MihPageTids(page)[i];
+
+		if (ItemPointerIsValid(tid))
+			add_found(st, d, tid_key(0, tid));
+	}
+	else
+		add_found(st, d, ORD_FLAG | MihPageOrdinals(page)[i]);
+}
+
+/* Pending rows go to their distance's bucket, NULL rows to the last one. */
+static void
+chain_rows(void *arg, Page page, uint16 kind)
+{
+	MihLevelProbe *lp = (MihLevelProbe *) arg;
+	const uint64 *hashes = MihPageHashes(page);
+	const ItemPointerData *tids = MihPageTids(page);
+	int			n = MihPageGetOpaque(page)->nitems;
+
+	for (int i = 0; i < n; i++)
+	{
+		int			d;
+
+		if (!ItemPointerIsValid(&tids[i]))
+			continue;
+		if (kind == MIH_PAGE_NULLS)
+			d = DIST_NULL;
+		else if (!mih_all_keys_hold(lp->so, hashes[i]))
+			continue;
+		else
+			d = distance(lp->st, hashes[i]);
+		if (d <= lp->st->horizon && not_passed(lp->st, d))
+			add_found(lp->st, d, tid_key(0, &tids[i]));
+	}
+}
+
+/* Starts the levels: every pending and NULL row into its bucket. False if the chains changed. */
+static bool
+start_levels(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *meta)
+{
+	MihLevelProbe lp = {so, st, 0};
+	int			m = meta->ntables;
+	int			last = -1;
+
+	st->phase = KNN_LEVELS;
+	st->level = 0;
+	st->emit = 0;
+	st->max_found = max_keys();
+	for (int t = 0; t < m; t++)
+		st->block_masks[t] = ((UINT64_C(1) << sh_mih_block_len(m, t)) - 1) << sh_mih_block_start(m, t);
+	if (meta->nrows == 0)
+	{
+		/* Without sorted rows every row is in the chains: all distances are final at once. */
+		st->bound = st->horizon = DIST_NULL;
+	}
+	else
+	{
+		/* Levels go no further than reading table 0 would cost (worth_probing). */
+		while (last + 1 < 64 && mih_probing_beats_reading(meta, last + 1, 1.0))
+			last++;
+		st->horizon = m * (last + 1) - 1 >= 64 ? DIST_NULL : m * (last + 1) - 1;
+		st->bound = -1;
+	}
+	if (!mih_read_chain(index, meta->pending_head, MIH_PAGE_PENDING, chain_rows, &lp))
+		return false;
+	/* NULL hashes are within no ball. */
+	return so->nballs > 0 ||
+		mih_read_chain(index, meta->nulls_head, MIH_PAGE_NULLS, chain_rows, &lp);
+}
+
+/* Moves bucket d into the ready keys, its ordinals turned into tids through table 0. */
+static bool
+emit_bucket(MihKnnState *st, MihProbe *pr, int d)
+{
+	MihRefs    *refs = &st->found[d];
+
+	if (refs->n == 0)
+		return true;
+	/* Ordinals sort after tids, in table 0's page order. */
+	sort_keys(refs->items, refs->n);
+	if (st->ready)
+		pfree(st->ready);
+	st->ready = palloc(Max(refs->n, 1) * sizeof(uint64));
+	st->nready = st->next_ready = 0;
+	for (int i = 0; i < refs->n; i++)
+	{
+		uint64		key;
+
+		if (refs->items[i] & ORD_FLAG)
+		{
+			uint32		ord = (uint32) refs->items[i];
+			Page		page = mih_probe_visit(pr, pr->dir->blocks[0][ord / MIH_ROWS_PER_PAGE],
+											   MIH_PAGE_TABLE0);
+			ItemPointerData tid;
+
+			if (page == NULL)
+				return false;
+			tid = MihPageTids(page)[ord % MIH_ROWS_PER_PAGE];
+			LockBuffer(pr->buffer, BUFFER_LOCK_UNLOCK);
+			if (!ItemPointerIsValid(&tid))
+				continue;
+			key = tid_key(d, &tid);
+		}
+		else
+			key = refs->items[i] | KEY(d, 0, 0);
+		if (!st->returned || key > st->after)
+			st->ready[st->nready++] = key;
+	}
+	sort_keys(st->ready, st->nready);
+	st->nfound -= refs->n;
+	pfree(refs->items);
+	memset(refs, 0, sizeof(MihRefs));
+	return true;
+}
+
+/* Probes every table at the next level. */
+static bool
+probe_level(MihScanState *so, MihKnnState *st, MihProbe *pr)
+{
+	int			m = pr->meta->ntables;
+	MihLevelProbe lp = {so, st, st->level};
+	uint32	   *values = NULL;
+
+	pr->arg = &lp;
+	for (int j = 0; j < m && !pr->stale; j++)
+	{
+		int			len = sh_mih_block_len(m, j);
+		int			n;
+
+		values = palloc(sizeof(uint32) * (size_t) sh_mih_neighbourhood_size(len, st->level));
+		mih_probe_table(pr, j);
+		n = mih_block_values(sh_mih_block_value(st->query, m, j), len, st->level, true, values);
+		for (int i = 0; i < n && !pr->stale; i++)
+		{
+			if ((i & 255) == 0)
+				CHECK_FOR_INTERRUPTS();
+			mih_probe_value(pr, values[i]);
+		}
+		pfree(values);
+	}
+	st->level++;
+	st->bound = m * st->level - 1 >= 64 ? DIST_NULL : Min(m * st->level - 1, st->horizon);
+	return !pr->stale;
+}
+
+/*
+ * True if the next level is worth probing: the first level always (m probes); the next ones while
+ * all levels so far cost less than an eighth of reading table 0 (a near neighbour may turn up);
+ * beyond that, only while the nearest row found but not yet final becomes final at a level that
+ * costs less, with all before it, than reading table 0. Otherwise a pass is the cheaper way on.
+ */
+static bool
+worth_probing(const MihKnnState *st, const MihMeta *meta)
+{
+	int			m = meta->ntables;
+	int			d = st->bound + 1;
+
+	if (st->level == 0 || mih_probing_beats_reading(meta, st->level, SPECULATIVE_SHARE))
+		return true;
+	while (d < 64 && st->found[d].n == 0)
+		d++;
+	/* the smallest level t with m(t+1) - 1 >= d */
+	return mih_probing_beats_reading(meta, (d + m) / m - 1, 1.0);
+}
+
+/* Returns the next final bucket, or probes the next level, or hands over to the passes. */
+static bool
+step_levels(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *meta)
+{
+	MihProbe	pr;
+	bool		ok = true;
+
+	mih_probe_begin(&pr, index, meta, level_match, NULL);
+	while (ok && st->nready == 0)
+	{
+		if (st->overflow)
+		{
+			/* Too many rows to keep: passes go on from the last row returned, in bounded memory. */
+			reset_memory(st);
+			st->phase = KNN_PASSES;
+			st->cap = FIRST_CAP;
+			break;
+		}
+		if (st->emit <= st->bound)
+			ok = emit_bucket(st, &pr, st->emit++);
+		else if (st->bound == DIST_NULL)
+		{
+			st->phase = KNN_DONE;
+			break;
+		}
+		else if (worth_probing(st, meta))
+			ok = probe_level(so, st, &pr);
+		else
+		{
+			/* Every row within bound has been returned; a pass finds the rest. */
+			reset_memory(st);
+			st->phase = KNN_PASSES;
+			st->cap = FIRST_CAP;
+			break;
+		}
+	}
+	mih_probe_end(&pr);
+	return ok;
+}
+
+/* ---- passes -------------------------------------------------------------------------------- */
+
+typedef struct MihPass
+{
+	MihScanState *so;
+	MihKnnState *st;
+	uint64	   *keys;
+	int			n;
+	int			cap;			/* keep the cap smallest keys; keys has room for 2 * cap */
+	uint64		limit;			/* only keys below it can be kept */
+	bool		dropped;		/* a key past the last one returned was not kept */
+} MihPass;
+
+static void
+pass_add(MihPass *ps, int d, const ItemPointerData *tid)
+{
+	uint64		key = tid_key(d, tid);
+
+	if (ps->st->returned && key <= ps->st->after)
+		return;
+	if (key >= ps->limit)
+	{
+		ps->dropped = true;
+		return;
+	}
+	ps->keys[ps->n++] = key;
+	if (ps->n == 2 * ps->cap)
+	{
+		sort_keys(ps->keys, ps->n);
+		ps->n = ps->cap;
+		ps->limit = ps->keys[ps->cap - 1];
+		ps->dropped = true;
+	}
+}
+
+static void
+pass_rows(void *arg, Page page, uint16 kind)
+{
+	MihPass    *ps = (MihPass *) arg;
+	const uint64 *hashes = MihPageHashes(page);
+	const ItemPointerData *tids = MihPageTids(page);
+	int			n = MihPageGetOpaque(page)->nitems;
+	/* distances at or past the limit's cannot be kept: skip them before building a key */
+	int			most = KEY_DIST(ps->limit);
+	/* ... and distances below the last one returned were all returned. */
+	int			least = ps->st->returned ? KEY_DIST(ps->st->after) : 0;
+	uint64		query = ps->st->query;
+	bool		null_query = ps->st->null_query;
+
+	if (kind == MIH_PAGE_NULLS)
+	{
+		for (int i = 0; i < n; i++)
+			if (ItemPointerIsValid(&tids[i]))
+				pass_add(ps, DIST_NULL, &tids[i]);
+		return;
+	}
+
+	for (int i = 0; i < n; i++)
+	{
+		int			d = null_query ? DIST_NULL : __builtin_popcountll(hashes[i] ^ query);
+
+		/* The hot loop: nearly every row fails the first test. */
+		if (d > most || d < least ||
+			!ItemPointerIsValid(&tids[i]) || !mih_all_keys_hold(ps->so, hashes[i]))
+			continue;
+		pass_add(ps, d, &tids[i]);
+		most = KEY_DIST(ps->limit);
+	}
+}
+
+/* Reads every row once, keeping the smallest cap keys past the last one returned. */
+static bool
+pass(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *meta)
+{
+	MihPass		ps = {so, st, NULL, 0, st->cap, PG_UINT64_MAX, false};
+	MihProbe	pr;
+
+	reset_memory(st);
+	ps.keys = MemoryContextAllocHuge(st->cxt, 2 * (Size) ps.cap * sizeof(uint64));
+	mih_probe_begin(&pr, index, meta, NULL, NULL);
+	for (uint32 p = 0; p < meta->table_pages[0] && meta->nrows > 0; p++)
+	{
+		Page		page;
+
+		CHECK_FOR_INTERRUPTS();
+		page = mih_probe_visit(&pr, pr.dir->blocks[0][p], MIH_PAGE_TABLE0);
+		if (page == NULL)
+			break;
+		pass_rows(&ps, page, MIH_PAGE_TABLE0);
+		LockBuffer(pr.buffer, BUFFER_LOCK_UNLOCK);
+	}
+	mih_probe_end(&pr);
+	if (pr.stale ||
+		!mih_read_chain(index, meta->pending_head, MIH_PAGE_PENDING, pass_rows, &ps) ||
+		(so->nballs == 0 &&
+		 !mih_read_chain(index, meta->nulls_head, MIH_PAGE_NULLS, pass_rows, &ps)))
+		return false;
+	sort_keys(ps.keys, ps.n);
+	if (ps.n > ps.cap)
+	{
+		ps.n = ps.cap;
+		ps.dropped = true;
+	}
+	st->ready = ps.keys;
+	st->nready = ps.n;
+	if (!ps.dropped)
+		st->phase = KNN_DONE;
+	st->cap = Min(st->cap * 2, max_keys());
+	return true;
+}
+
+/* ---- the scan ------------------------------------------------------------------------------ */
+
+/* Fills st->ready with the next keys, or ends the scan. */
+static void
+refill(IndexScanDesc scan, MihScanState *so, MihKnnState *st)
+{
+	Relation	index = scan->indexRelation;
+	MihMeta		meta;
+	/* The pin keeps a merge from recycling the pages of the tables the copy describes. */
+	Buffer		meta_buf = mih_pin_meta(index, &meta);
+	MemoryContext old = MemoryContextSwitchTo(st->cxt);
+	bool		ok;
+
+	/* The ready keys have all been returned. */
+	st->nready = st->next_ready = 0;
+	if (st->started && meta.build_id != st->build_id)
+		st->started = false;
+	if (!st->started)
+	{
+		reset_memory(st);
+		st->build_id = meta.build_id;
+		st->started = true;
+		if (st->null_query)
+		{
+			/* Every distance is NULL: all rows tie, in tid order. */
+			st->phase = KNN_PASSES;
+			st->cap = FIRST_CAP;
+			ok = true;
+		}
+		else
+			ok = start_levels(so, st, index, &meta);
+	}
+	else if (st->phase == KNN_LEVELS)
+		ok = step_levels(so, st, index, &meta);
+	else
+		ok = pass(so, st, index, &meta);
+	MemoryContextSwitchTo(old);
+	ReleaseBuffer(meta_buf);
+	if (!ok)
+	{
+		/* The tables changed under the scan (a hot standby replayed a merge): start over. */
+		st->started = false;
+		st->nready = st->next_ready = 0;
+	}
+}
+
+bool
+mih_knn_gettuple(IndexScanDesc scan)
+{
+	MihScanState *so = (MihScanState *) scan->opaque;
+	MihKnnState *st = so->knn;
+	uint64		key;
+	int			d;
+
+	if (so->nballs > 0 && so->radii[so->probe] < 0)
+		return false;			/* a NULL ball: nothing matches */
+	while (st->next_ready >= st->nready)
+	{
+		if (st->started && st->phase == KNN_DONE)
+			return false;
+		CHECK_FOR_INTERRUPTS();
+		refill(scan, so, st);
+	}
+	key = st->ready[st->next_ready++];
+	st->after = key;
+	st->returned = true;
+	d = KEY_DIST(key);
+	ItemPointerSet(&scan->xs_heaptid, (BlockNumber) ((key >> 16) & PG_UINT32_MAX),
+				   (OffsetNumber) (key & 0xFFFF));
+	scan->xs_recheck = false;
+	scan->xs_orderbyvals[0] = Int32GetDatum(d == DIST_NULL ? 0 : d);
+	scan->xs_orderbynulls[0] = d == DIST_NULL;
+	scan->xs_recheckorderby = false;
+	/* Further ORDER BY distances are not ordered here: 0 is their lower bound, the executor sorts. */
+	for (int i = 1; i < scan->numberOfOrderBys; i++)
+	{
+		scan->xs_orderbyvals[i] = Int32GetDatum(0);
+		scan->xs_orderbynulls[i] = false;
+		scan->xs_recheckorderby = true;
+	}
+	return true;
+}

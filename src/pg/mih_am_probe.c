@@ -1,0 +1,217 @@
+/*
+ * Probing the sorted tables of a simhash_mih index (see mih_am_probe.h), the cost rule that
+ * decides between probing and reading table 0 whole, and reading the pending and NULL chains.
+ */
+#include "mih_am_probe.h"
+
+#include "miscadmin.h"
+
+#include "mih_blocks.h"
+
+/* Probing costs about four table-0 pages' worth of comparisons; beyond that, read table 0 whole. */
+#define PROBES_PER_PAGE_READ	4
+
+void
+mih_probe_begin(MihProbe *pr, Relation index, const MihMeta *meta, MihMatchFn match, void *arg)
+{
+	pr->index = index;
+	pr->meta = meta;
+	pr->dir = mih_directory(index, meta);
+	pr->table = 0;
+	pr->buffer = InvalidBuffer;
+	pr->stale = false;
+	pr->match = match;
+	pr->arg = arg;
+	mih_probe_table(pr, 0);
+}
+
+void
+mih_probe_table(MihProbe *pr, int j)
+{
+	int			len = sh_mih_block_len(pr->meta->ntables, j);
+
+	pr->table = j;
+	pr->shift = sh_mih_block_start(pr->meta->ntables, j);
+	pr->mask = (uint32) ((UINT64_C(1) << len) - 1);
+}
+
+void
+mih_probe_end(MihProbe *pr)
+{
+	if (BufferIsValid(pr->buffer))
+		ReleaseBuffer(pr->buffer);
+	pr->buffer = InvalidBuffer;
+}
+
+/*
+ * Share-locks a page of the given table kind, or returns NULL (and marks the probe stale) if the
+ * page is not of the build the meta copy describes. On a primary that cannot happen (a merge waits
+ * for the meta pin the scan holds); a hot standby replays a merge without waiting for scans.
+ */
+Page
+mih_probe_visit(MihProbe *pr, BlockNumber blkno, uint16 kind)
+{
+	Page		page;
+
+	if (BufferIsValid(pr->buffer) && BufferGetBlockNumber(pr->buffer) != blkno)
+	{
+		ReleaseBuffer(pr->buffer);
+		pr->buffer = InvalidBuffer;
+	}
+	if (!BufferIsValid(pr->buffer))
+		pr->buffer = ReadBuffer(pr->index, blkno);
+	LockBuffer(pr->buffer, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(pr->buffer);
+	if (PageIsNew(page) || MihPageGetOpaque(page)->kind != kind ||
+		MihPageGetOpaque(page)->next != MihBuildTag(pr->meta->build_id))
+	{
+		LockBuffer(pr->buffer, BUFFER_LOCK_UNLOCK);
+		pr->stale = true;
+		return NULL;
+	}
+	return page;
+}
+
+/* Calls pr->match for every entry of table pr->table whose block equals v. */
+void
+mih_probe_value(MihProbe *pr, uint32 v)
+{
+	const uint32 *fences = pr->dir->first_values[pr->table];
+	uint32		npages = pr->dir->pages[pr->table];
+	uint32		lo = 0,
+				hi = npages;
+
+	/* lo = the first page whose first block value is >= v; v may also end the page before. */
+	while (lo < hi)
+	{
+		uint32		mid = lo + (hi - lo) / 2;
+
+		if (fences[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (uint32 p = lo > 0 ? lo - 1 : 0; p < npages; p++)
+	{
+		Page		page;
+		const uint64 *hashes;
+		int			n,
+					i,
+					a,
+					b;
+		bool		past = false;
+
+		if (p >= lo && fences[p] > v)
+			break;
+		page = mih_probe_visit(pr, pr->dir->blocks[pr->table][p],
+							   pr->table == 0 ? MIH_PAGE_TABLE0 : MIH_PAGE_TABLEJ);
+		if (page == NULL)
+			return;
+		hashes = MihPageHashes(page);
+		n = MihPageGetOpaque(page)->nitems;
+		a = 0;
+		b = n;
+		while (a < b)
+		{
+			int			mid = a + (b - a) / 2;
+
+			if ((uint32) ((hashes[mid] >> pr->shift) & pr->mask) < v)
+				a = mid + 1;
+			else
+				b = mid;
+		}
+		for (i = a; i < n; i++)
+		{
+			uint64		h = hashes[i];
+
+			if ((uint32) ((h >> pr->shift) & pr->mask) != v)
+			{
+				past = true;
+				break;
+			}
+			pr->match(pr, page, i, h);
+		}
+		LockBuffer(pr->buffer, BUFFER_LOCK_UNLOCK);
+		if (past)
+			break;
+	}
+}
+
+static int
+neighbours(uint32 value, int len, int r, bool exactly, int first_bit, uint32 *out, int n)
+{
+	if (r == 0 || !exactly)
+		out[n++] = value;
+	if (r == 0)
+		return n;
+	for (int bit = first_bit; bit < len; bit++)
+		n = neighbours(value ^ ((uint32) 1 << bit), len, r - 1, exactly, bit + 1, out, n);
+	return n;
+}
+
+static int
+cmp_uint32(const void *a, const void *b)
+{
+	uint32		x = *(const uint32 *) a,
+				y = *(const uint32 *) b;
+
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/*
+ * Writes every value within r bits (exactly r bits if exactly) of value, a len-bit block, into
+ * out[], sorted (neighbouring values share pages); returns the count. Flips are chosen at
+ * increasing bit positions, so each value appears once. The caller sizes out[] with
+ * sh_mih_neighbourhood_size(len, r).
+ */
+int
+mih_block_values(uint32 value, int len, int r, bool exactly, uint32 *out)
+{
+	int			n = neighbours(value, len, r, exactly, 0, out, 0);
+
+	qsort(out, n, sizeof(uint32), cmp_uint32);
+	return n;
+}
+
+/*
+ * True if probing every value within r bits on every table costs less than the given share of
+ * reading table 0 whole.
+ */
+bool
+mih_probing_beats_reading(const MihMeta *meta, int r, double share)
+{
+	double		probes = 0;
+
+	for (int j = 0; j < meta->ntables; j++)
+		probes += sh_mih_neighbourhood_size(sh_mih_block_len(meta->ntables, j), r);
+	return probes <= share * meta->table_pages[0] * PROBES_PER_PAGE_READ;
+}
+
+/*
+ * Calls fn for every page of a chain of (hash, tid) pages of the given kind. Returns false if a
+ * page of the chain was recycled under the scan (see mih_probe_visit): the caller starts over.
+ */
+bool
+mih_read_chain(Relation index, BlockNumber head, uint16 kind, MihRowsFn fn, void *arg)
+{
+	BlockNumber blkno = head;
+
+	while (blkno != InvalidBlockNumber)
+	{
+		Buffer		buffer = ReadBuffer(index, blkno);
+		Page		page;
+
+		CHECK_FOR_INTERRUPTS();
+		LockBuffer(buffer, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buffer);
+		if (PageIsNew(page) || MihPageGetOpaque(page)->kind != kind)
+		{
+			UnlockReleaseBuffer(buffer);
+			return false;
+		}
+		fn(arg, page, kind);
+		blkno = MihPageGetOpaque(page)->next;
+		UnlockReleaseBuffer(buffer);
+	}
+	return true;
+}

@@ -1,0 +1,43 @@
+/*
+ * Probing the sorted tables of a simhash_mih index: visiting every entry of table j whose block j
+ * has a given value. Shared by the radius scan (mih_am_scan.c) and the nearest-neighbour scan
+ * (mih_am_knn.c), which differ only in what they do with an entry (the match callback).
+ */
+#ifndef SIMHASH_MIH_AM_PROBE_H
+#define SIMHASH_MIH_AM_PROBE_H
+
+#include "mih_am.h"
+
+typedef struct MihProbe MihProbe;
+
+/* Called with the page share-locked for entry i (hash h) of table pr->table. */
+typedef void (*MihMatchFn) (MihProbe *pr, Page page, int i, uint64 h);
+
+struct MihProbe
+{
+	Relation	index;
+	const MihMeta *meta;
+	const MihDirectory *dir;
+	int			table;			/* the table probed (mih_probe_table) */
+	int			shift;
+	uint32		mask;
+	Buffer		buffer;			/* the last page visited stays pinned */
+	bool		stale;			/* a page was not of the build the meta copy describes */
+	MihMatchFn	match;
+	void	   *arg;			/* the caller's state */
+};
+
+/* Called with each page of a chain (pending or NULL rows), share-locked. */
+typedef void (*MihRowsFn) (void *arg, Page page, uint16 kind);
+
+extern void mih_probe_begin(MihProbe *pr, Relation index, const MihMeta *meta, MihMatchFn match,
+							void *arg);
+extern void mih_probe_table(MihProbe *pr, int j);
+extern void mih_probe_value(MihProbe *pr, uint32 v);
+extern Page mih_probe_visit(MihProbe *pr, BlockNumber blkno, uint16 kind);
+extern void mih_probe_end(MihProbe *pr);
+extern int	mih_block_values(uint32 value, int len, int r, bool exactly, uint32 *out);
+extern bool mih_probing_beats_reading(const MihMeta *meta, int r, double share);
+extern bool mih_read_chain(Relation index, BlockNumber head, uint16 kind, MihRowsFn fn, void *arg);
+
+#endif

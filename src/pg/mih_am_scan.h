@@ -1,0 +1,39 @@
+/*
+ * The state of a simhash_mih index scan, shared by the radius scan (mih_am_scan.c) and the
+ * nearest-neighbour scan (mih_am_knn.c).
+ */
+#ifndef SIMHASH_MIH_AM_SCAN_H
+#define SIMHASH_MIH_AM_SCAN_H
+
+#include "mih_am.h"
+
+#include "access/relscan.h"
+
+typedef struct MihKnnState MihKnnState;
+
+typedef struct MihScanState
+{
+	/* the radius scan's answers */
+	bool		computed;
+	ItemPointerData *tids;
+	int			ntids;
+	int			cap;
+	int			next;
+	/* the query: every key must hold */
+	int			nballs;
+	uint64		centers[INDEX_MAX_KEYS];
+	int			radii[INDEX_MAX_KEYS];	/* -1: a NULL ball, nothing matches */
+	int			probe;			/* the key whose ball is searched (the smallest) */
+	/* a scan ordered by sh <-> q, else NULL */
+	MihKnnState *knn;
+} MihScanState;
+
+extern bool mih_all_keys_hold(const MihScanState *so, uint64 h);
+
+/* mih_am_knn.c */
+extern MihKnnState *mih_knn_begin(void);
+extern void mih_knn_rescan(IndexScanDesc scan);
+extern bool mih_knn_gettuple(IndexScanDesc scan);
+extern void mih_knn_end(IndexScanDesc scan);
+
+#endif
