@@ -8,8 +8,8 @@ shift
 packages=("$@")
 [ ${#packages[@]} -gt 0 ] || packages=(postgresql-doc-15 python3.11-doc sqlite3-doc libstdc++-12-doc)
 
-mkdir -p "$dir/debs" "$dir/root"
-chmod 755 "$dir" "$dir/root"
+mkdir -p "$dir/debs" "$dir/unpacked"
+chmod 755 "$dir" "$dir/unpacked"
 cd "$dir/debs"
 need=()
 for p in "${packages[@]}"; do ls "${p}"_*.deb >/dev/null 2>&1 || need+=("$p"); done
@@ -18,10 +18,10 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 for p in "${packages[@]}"; do
     deb=$(ls "${p}"_*.deb | head -n1)
-    mkdir -p "$dir/root/$p"
-    [ -n "$(ls -A "$dir/root/$p")" ] || dpkg-deb -x "$deb" "$dir/root/$p"
-    (cd "$dir/root/$p" && find . -type f -name '*.html' | LC_ALL=C sort) | while read -r f; do
-        printf '%s\t%s\t%s\n' "$p" "${f#.}" "$dir/root/$p/${f#./}"
+    mkdir -p "$dir/unpacked/$p"
+    [ -n "$(ls -A "$dir/unpacked/$p")" ] || dpkg-deb -x "$deb" "$dir/unpacked/$p"
+    (cd "$dir/unpacked/$p" && find . -type f -name '*.html' | LC_ALL=C sort) | while read -r f; do
+        printf '%s\t%s\t%s\n' "$p" "${f#.}" "$dir/unpacked/$p/${f#./}"
     done
 done
-chmod -R a+rX "$dir/root"
+chmod -R a+rX "$dir/unpacked"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Accuracy of simhash pipelines against a corpus's exact Jaccard ground truth (../shared/corpus).
+# Accuracy of simhash pipelines against a corpus's exact Jaccard ground truth (formats: doc/accuracy.md).
 #
 #   bench/accuracy/run.sh [-p NAME=SQL_EXPRESSION]... [--draws N] [--no-load] CORPUS_DIR...
 #
