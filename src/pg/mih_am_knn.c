@@ -299,15 +299,10 @@ emit_bucket(MihKnnState *st, MihProbe *pr, int d)
 
 		if (refs->items[i] & ORD_FLAG)
 		{
-			uint32		ord = (uint32) refs->items[i];
-			Page		page = mih_probe_visit(pr, pr->dir->blocks[0][ord / MIH_ROWS_PER_PAGE],
-											   MIH_PAGE_TABLE0);
 			ItemPointerData tid;
 
-			if (page == NULL)
+			if (!mih_probe_ordinal_tid(pr, (uint32) refs->items[i], &tid))
 				return false;
-			tid = MihPageTids(page)[ord % MIH_ROWS_PER_PAGE];
-			LockBuffer(pr->buffer, BUFFER_LOCK_UNLOCK);
 			if (!ItemPointerIsValid(&tid))
 				continue;
 			key = tid_key(d, &tid);
@@ -494,17 +489,7 @@ pass(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *meta)
 	reset_memory(st);
 	ps.keys = MemoryContextAllocHuge(st->cxt, 2 * (Size) ps.cap * sizeof(uint64));
 	mih_probe_begin(&pr, index, meta, NULL, NULL);
-	for (uint32 p = 0; p < meta->table_pages[0] && meta->nrows > 0; p++)
-	{
-		Page		page;
-
-		CHECK_FOR_INTERRUPTS();
-		page = mih_probe_visit(&pr, pr.dir->blocks[0][p], MIH_PAGE_TABLE0);
-		if (page == NULL)
-			break;
-		pass_rows(&ps, page, MIH_PAGE_TABLE0);
-		LockBuffer(pr.buffer, BUFFER_LOCK_UNLOCK);
-	}
+	mih_probe_read_table0(&pr, pass_rows, &ps);
 	mih_probe_end(&pr);
 	if (pr.stale ||
 		!mih_read_chain(index, meta->pending_head, MIH_PAGE_PENDING, pass_rows, &ps) ||

@@ -188,6 +188,43 @@ mih_probing_beats_reading(const MihMeta *meta, int r, double share)
 }
 
 /*
+ * Calls fn for every page of table 0, share-locked. Returns false if the tables changed under the
+ * scan (see mih_probe_visit).
+ */
+bool
+mih_probe_read_table0(MihProbe *pr, MihRowsFn fn, void *arg)
+{
+	for (uint32 p = 0; pr->meta->nrows > 0 && p < pr->meta->table_pages[0]; p++)
+	{
+		Page		page;
+
+		CHECK_FOR_INTERRUPTS();
+		page = mih_probe_visit(pr, pr->dir->blocks[0][p], MIH_PAGE_TABLE0);
+		if (page == NULL)
+			return false;
+		fn(arg, page, MIH_PAGE_TABLE0);
+		LockBuffer(pr->buffer, BUFFER_LOCK_UNLOCK);
+	}
+	return true;
+}
+
+/*
+ * The heap tid of row ord of table 0 (invalid if VACUUM cleared it), for rows found through the
+ * other tables. Returns false if the tables changed under the scan.
+ */
+bool
+mih_probe_ordinal_tid(MihProbe *pr, uint32 ord, ItemPointerData *tid)
+{
+	Page		page = mih_probe_visit(pr, pr->dir->blocks[0][ord / MIH_ROWS_PER_PAGE], MIH_PAGE_TABLE0);
+
+	if (page == NULL)
+		return false;
+	*tid = MihPageTids(page)[ord % MIH_ROWS_PER_PAGE];
+	LockBuffer(pr->buffer, BUFFER_LOCK_UNLOCK);
+	return true;
+}
+
+/*
  * Calls fn for every page of a chain of (hash, tid) pages of the given kind. Returns false if a
  * page of the chain was recycled under the scan (see mih_probe_visit): the caller starts over.
  */

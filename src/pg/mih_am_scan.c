@@ -115,16 +115,12 @@ resolve_ordinals(MihProbe *pr, MihRadiusProbe *rp)
 	qsort(rp->ords, rp->nords, sizeof(uint32), cmp_uint32);
 	for (int i = 0; i < rp->nords; i++)
 	{
-		uint32		ord = rp->ords[i];
-		Page		page = mih_probe_visit(pr, pr->dir->blocks[0][ord / MIH_ROWS_PER_PAGE], MIH_PAGE_TABLE0);
-		const ItemPointerData *tid;
+		ItemPointerData tid;
 
-		if (page == NULL)
+		if (!mih_probe_ordinal_tid(pr, rp->ords[i], &tid))
 			return;
-		tid = &MihPageTids(page)[ord % MIH_ROWS_PER_PAGE];
-		if (ItemPointerIsValid(tid))
-			add_tid(rp->so, tid);
-		LockBuffer(pr->buffer, BUFFER_LOCK_UNLOCK);
+		if (ItemPointerIsValid(&tid))
+			add_tid(rp->so, &tid);
 	}
 }
 
@@ -143,19 +139,7 @@ probe_tables(MihScanState *so, Relation index, const MihMeta *meta)
 	mih_probe_begin(&pr, index, meta, note_match, &rp);
 
 	if (radius >= 64 || !mih_probing_beats_reading(meta, rp.r, 1.0))
-	{
-		for (uint32 p = 0; p < meta->table_pages[0] && !pr.stale; p++)
-		{
-			Page		page;
-
-			CHECK_FOR_INTERRUPTS();
-			page = mih_probe_visit(&pr, pr.dir->blocks[0][p], MIH_PAGE_TABLE0);
-			if (page == NULL)
-				break;
-			scan_rows_page(so, page, MIH_PAGE_TABLE0);
-			LockBuffer(pr.buffer, BUFFER_LOCK_UNLOCK);
-		}
-	}
+		mih_probe_read_table0(&pr, scan_rows_page, so);
 	else
 	{
 		double		most = 0;
