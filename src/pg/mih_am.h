@@ -135,7 +135,6 @@ extern IndexBuildResult *mih_build(Relation heap, Relation index, IndexInfo *inf
 extern void mih_buildempty(Relation index);
 
 /* mih_am_insert.c */
-extern void mih_write_null_chain(Relation index, const ItemPointerData *tids, Size n, MihMeta *meta);
 extern bool mih_insert(Relation index, Datum *values, bool *isnull, ItemPointer tid, Relation heap,
 					   IndexUniqueCheck check, bool indexUnchanged, IndexInfo *info);
 

@@ -67,6 +67,35 @@ mih_tables_for(Relation index, Size nrows)
 	return sh_mih_tables_for_rows((double) nrows, MIH_MIN_TABLES, 3);
 }
 
+/*
+ * Writes the NULL chain of a new index: full pages written last to first, so each page knows the
+ * next one; the tail (the first written, the only one with room) is where inserts go.
+ */
+static void
+write_null_chain(Relation index, const ItemPointerData *tids, Size n, MihMeta *meta)
+{
+	PGAlignedBlock image;
+	Size		pages = (n + MIH_ROWS_PER_PAGE - 1) / MIH_ROWS_PER_PAGE;
+	BlockNumber next = InvalidBlockNumber;
+
+	meta->nulls_head = meta->nulls_tail = InvalidBlockNumber;
+	for (Size p = pages; p-- > 0;)
+	{
+		Page		page = image.data;
+		Size		first = p * MIH_ROWS_PER_PAGE;
+		Size		count = Min(MIH_ROWS_PER_PAGE, n - first);
+
+		mih_init_page(page, MIH_PAGE_NULLS);
+		MihPageGetOpaque(page)->nitems = (uint16) count;
+		MihPageGetOpaque(page)->next = next;
+		memcpy(MihPageTids(page), &tids[first], count * sizeof(ItemPointerData));
+		next = mih_write_image(index, mih_new_buffer(index), page);
+		if (p == pages - 1)
+			meta->nulls_tail = next;
+	}
+	meta->nulls_head = next;
+}
+
 static void
 init_meta(MihMeta *meta)
 {
@@ -121,7 +150,7 @@ mih_build(Relation heap, Relation index, IndexInfo *info)
 	LockBuffer(meta_buf, BUFFER_LOCK_UNLOCK);
 
 	mih_write_tables(index, st.hashes, st.tids, st.n, mih_tables_for(index, st.n), &meta);
-	mih_write_null_chain(index, st.null_tids, st.nnulls, &meta);
+	write_null_chain(index, st.null_tids, st.nnulls, &meta);
 
 	LockBuffer(meta_buf, BUFFER_LOCK_EXCLUSIVE);
 	write_meta(index, meta_buf, &meta);

@@ -64,32 +64,3 @@ mih_insert(Relation index, Datum *values, bool *isnull, ItemPointer tid, Relatio
 	UnlockReleaseBuffer(meta_buf);
 	return false;
 }
-
-/*
- * Writes the NULL chain of a new index: full pages written last to first, so each page knows the
- * next one; the tail (the first written, the only one with room) is where inserts go.
- */
-void
-mih_write_null_chain(Relation index, const ItemPointerData *tids, Size n, MihMeta *meta)
-{
-	PGAlignedBlock image;
-	Size		pages = (n + MIH_ROWS_PER_PAGE - 1) / MIH_ROWS_PER_PAGE;
-	BlockNumber next = InvalidBlockNumber;
-
-	meta->nulls_head = meta->nulls_tail = InvalidBlockNumber;
-	for (Size p = pages; p-- > 0;)
-	{
-		Page		page = image.data;
-		Size		first = p * MIH_ROWS_PER_PAGE;
-		Size		count = Min(MIH_ROWS_PER_PAGE, n - first);
-
-		mih_init_page(page, MIH_PAGE_NULLS);
-		MihPageGetOpaque(page)->nitems = (uint16) count;
-		MihPageGetOpaque(page)->next = next;
-		memcpy(MihPageTids(page), &tids[first], count * sizeof(ItemPointerData));
-		next = mih_write_image(index, mih_new_buffer(index), page);
-		if (p == pages - 1)
-			meta->nulls_tail = next;
-	}
-	meta->nulls_head = next;
-}
