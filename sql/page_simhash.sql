@@ -8,12 +8,20 @@ EXCEPTION WHEN OTHERS THEN
 END $$;
 
 -- Known-answer vectors: these values are part of the specification (README, "Computing simhash").
+-- The default method (one-bit min-hashes):
 SELECT simhash('The quick brown fox jumps over the lazy dog'::text) AS words3,
        simhash('The quick brown fox jumps over the lazy dog'::text, size => 1) AS words1,
        simhash('The quick brown fox jumps over the lazy dog'::text, shingle => 'character', size => 5) AS chars5,
        simhash('The quick brown fox jumps over the lazy dog'::text, fold_case => false) AS unfolded,
-       simhash('a b c a b c'::text, weighting => 'frequency') AS frequency,
-       simhash('a b c a b c'::text, weighting => 'log') AS log;
+       simhash('a b c a b c'::text) = simhash('c a b c a b c'::text) AS sees_a_set,
+       simhash('The quick brown fox'::text) = simhash('the quick brown fox'::text, method => 'MinHash') AS named;
+-- Charikar's sum, with each weighting:
+SELECT simhash('The quick brown fox jumps over the lazy dog'::text, method => 'charikar') AS words3,
+       simhash('The quick brown fox jumps over the lazy dog'::text, size => 1, method => 'charikar') AS words1,
+       simhash('The quick brown fox jumps over the lazy dog'::text, shingle => 'character', size => 5, method => 'charikar') AS chars5,
+       simhash('The quick brown fox jumps over the lazy dog'::text, fold_case => false, method => 'charikar') AS unfolded,
+       simhash('a b c a b c'::text, weighting => 'frequency', method => 'charikar') AS frequency,
+       simhash('a b c a b c'::text, weighting => 'log', method => 'charikar') AS log;
 -- Case, punctuation and white space do not matter; words do.
 SELECT simhash('Hello,   WORLD! Again.'::text) = simhash('hello world again'::text) AS same,
        simhash('hello world again'::text) = simhash('hello world gain'::text) AS changed_word_differs;
@@ -69,12 +77,16 @@ SELECT simhash_agg(f) FROM (VALUES (NULL::text), ('alpha')) t(f);
 DROP TABLE feats;
 
 -- NULL in, NULL out.
-SELECT simhash(NULL::text), simhash_html(NULL), html_text(NULL), simhash(NULL::text[]), simhash('x'::text, size => NULL);
+SELECT simhash(NULL::text), simhash_html(NULL), html_text(NULL), simhash(NULL::text[]), simhash('x'::text, size => NULL),
+       simhash('x'::text, method => NULL);
 
 -- Bad input: each a clear error with its SQLSTATE.
 SELECT pg_temp.try(q) FROM (VALUES
     ($$SELECT simhash('x'::text, shingle => 'sentence')$$),
     ($$SELECT simhash('x'::text, weighting => 'tfidf')$$),
+    ($$SELECT simhash('x'::text, method => 'bbit')$$),
+    ($$SELECT simhash('x'::text, weighting => 'log')$$),
+    ($$SELECT simhash_html('x', weighting => 'frequency', method => 'minhash')$$),
     ($$SELECT simhash('x'::text, size => 0)$$),
     ($$SELECT simhash('x'::text, size => 65)$$),
     ($$SELECT simhash_html('x', size => -1)$$),
@@ -90,6 +102,7 @@ SELECT pg_temp.try(q) FROM (VALUES
     ($$SELECT simhash_agg(f, w) FROM (VALUES ('a', -2::real)) t(f, w)$$)) t(q);
 \set VERBOSITY default
 SELECT simhash('x'::text, weighting => 'tfidf');
+SELECT simhash('x'::text, method => 'bbit');
 
 -- A large page (20 MB: 20 pieces of 1 MB) works, and the hash does not depend on where the
 -- pieces split it; statement_timeout cancels a huge one (200 MB) while it is being hashed.

@@ -25,6 +25,7 @@
 #include "distinct_features.hpp"
 #include "html_text.hpp"
 #include "min_hashes.hpp"
+#include "minhash_sketch.hpp"
 #include "page_fingerprint.hpp"
 #include "text_features.hpp"
 
@@ -142,6 +143,20 @@ void BM_SimhashText(benchmark::State &state)
     state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(g_text_bytes));
 }
 
+// The textbook simhash (method 'charikar'): same front end, Charikar's sum instead of the sketch.
+void BM_SimhashTextCharikar(benchmark::State &state)
+{
+    auto options = default_options(false);
+    options.method = simhash::Method::charikar;
+    for (auto _ : state)
+        for (const auto &page : g_pages) {
+            simhash::PageFingerprint fp(options);
+            fp.feed(page.text.data(), page.text.size());
+            benchmark::DoNotOptimize(fp.simhash());
+        }
+    state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(g_text_bytes));
+}
+
 // The front end that simhash(text) and fingerprints(text) share: tokens, shingle hashes, distinct
 // features. What each adds to it is its combination step (Charikar, or 128 min-hashes).
 void BM_FeaturesText(benchmark::State &state)
@@ -178,9 +193,22 @@ const std::vector<std::vector<uint64_t>> &page_features()
     return all;
 }
 
-// The combination steps alone, from the pages' distinct features: Charikar (what simhash(text)
-// adds to the front end) and the 128 min-hashes (what fingerprints(text) adds). Their bytes are
+// The combination steps alone, from the pages' distinct features: the one-bit min-hash sketch
+// (what simhash(text) adds to the front end), Charikar (what method 'charikar' adds) and the 128
+// min-hashes (what fingerprints(text) adds). Their bytes are
 // the text bytes the features came from, so that the rates compare with the others.
+void BM_SketchStep(benchmark::State &state)
+{
+    const auto &features = page_features();
+    for (auto _ : state)
+        for (const auto &f : features) {
+            simhash::MinHashSketch sketch;
+            sketch.add(f.data(), f.size());
+            benchmark::DoNotOptimize(sketch.bits());
+        }
+    state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(g_text_bytes));
+}
+
 void BM_CharikarStep(benchmark::State &state)
 {
     const auto &features = page_features();
@@ -257,7 +285,9 @@ void BM_FingerprintsHtml(benchmark::State &state)
 }
 
 BENCHMARK(BM_SimhashText)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SimhashTextCharikar)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FeaturesText)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SketchStep)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CharikarStep)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MinHashStep)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_HtmlText)->Unit(benchmark::kMillisecond);

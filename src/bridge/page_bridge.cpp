@@ -29,6 +29,7 @@ extern "C" sh_status sh_page_new(const sh_page_options *o, sh_page **page, sh_er
         options.weighting = o->weighting == SH_WEIGHT_FREQUENCY ? simhash::Weighting::frequency
                             : o->weighting == SH_WEIGHT_LOG     ? simhash::Weighting::log
                                                                 : simhash::Weighting::distinct;
+        options.method = o->method == SH_METHOD_CHARIKAR ? simhash::Method::charikar : simhash::Method::minhash;
         options.html = o->html != 0;
         *page = new sh_page{simhash::PageFingerprint(options)};
     });

@@ -13,6 +13,7 @@ extern "C" {
 
 typedef enum { SH_UNIT_WORD = 0, SH_UNIT_CHARACTER = 1 } sh_unit;
 typedef enum { SH_WEIGHT_DISTINCT = 0, SH_WEIGHT_FREQUENCY = 1, SH_WEIGHT_LOG = 2 } sh_weighting;
+typedef enum { SH_METHOD_MINHASH = 0, SH_METHOD_CHARIKAR = 1 } sh_method;
 
 typedef struct sh_page_options
 {
@@ -20,6 +21,7 @@ typedef struct sh_page_options
 	int			size;
 	int			fold_case;
 	sh_weighting weighting;
+	sh_method	method;
 	int			html;
 } sh_page_options;
 

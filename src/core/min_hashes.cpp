@@ -2,26 +2,16 @@
 
 #include <array>
 
+#include "splitmix64.hpp"
+
 namespace simhash {
 
 namespace {
 
-constexpr uint64_t splitmix64_output(uint64_t state)
-{
-    uint64_t z = state;
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
 constexpr std::array<uint64_t, kMinHashes> make_seeds()
 {
     std::array<uint64_t, kMinHashes> seeds{};
-    uint64_t state = 0;
-    for (int i = 0; i < kMinHashes; ++i) {
-        state += UINT64_C(0x9e3779b97f4a7c15);
-        seeds[i] = splitmix64_output(state);
-    }
+    for (int i = 0; i < kMinHashes; ++i) seeds[i] = splitmix64_nth(0, i);
     return seeds;
 }
 

@@ -8,6 +8,7 @@
 #include "bridge_guard.hpp"
 #include "charikar.h"
 #include "distinct_features.hpp"
+#include "minhash_sketch.hpp"
 
 namespace simhash {
 
@@ -16,6 +17,10 @@ void validate(const PageOptions &options)
     if (options.features.size < 1 || options.features.size > 64)
         throw InvalidArgument("shingle size must be between 1 and 64, got " +
                               std::to_string(options.features.size));
+    if (options.method == Method::minhash && options.weighting != Weighting::distinct)
+        throw InvalidArgument("weighting \"" +
+                              std::string(options.weighting == Weighting::log ? "log" : "frequency") +
+                              "\" needs method \"charikar\": the default method sees each distinct feature once");
 }
 
 PageFingerprint::PageFingerprint(const PageOptions &options)
@@ -51,6 +56,11 @@ void PageFingerprint::finish()
 uint64_t PageFingerprint::simhash()
 {
     finish();
+    if (options_.method == Method::minhash) {
+        MinHashSketch sketch;
+        sketch.add(features_.data(), features_.size());
+        return sketch.bits();
+    }
     // Weights 1 (distinct) and occurrence counts (frequency) are whole numbers: their Charikar sums
     // are counted exactly in integers. A frequency weight is the same as every occurrence counting
     // once, so that weighting needs no grouping at all.

@@ -1,5 +1,6 @@
-// simhash of a page: (HTML ->) text -> features -> weights -> Charikar. Fed in pieces.
-// The same features give the page's legacy min-hash fingerprints.
+// simhash of a page: (HTML ->) text -> features -> one-bit min-hashes (the default,
+// minhash_sketch.hpp) or weights -> Charikar. Fed in pieces. The same features give the page's
+// legacy min-hash fingerprints.
 #pragma once
 
 #include <cstddef>
@@ -20,13 +21,19 @@ enum class Weighting {
     log         // 1 + ln(occurrences): repeats count, but less and less
 };
 
+enum class Method {
+    minhash,   // 64 one-bit min-hashes of the feature set (minhash_sketch.hpp)
+    charikar   // the textbook simhash: Charikar's sum over the weighted features
+};
+
 struct PageOptions {
     FeatureOptions features;
-    Weighting weighting = Weighting::distinct;
+    Method method = Method::minhash;
+    Weighting weighting = Weighting::distinct;  // weights other than distinct need Method::charikar
     bool html = false;  // the input is HTML: take its visible text first
 };
 
-// Throws InvalidArgument for options out of range.
+// Throws InvalidArgument for options out of range or that do not go together.
 void validate(const PageOptions &options);
 
 class PageFingerprint {

@@ -66,12 +66,27 @@ parse_weighting(const char *name)
 	pg_unreachable();
 }
 
+static sh_method
+parse_method(const char *name)
+{
+	if (pg_strcasecmp(name, "minhash") == 0)
+		return SH_METHOD_MINHASH;
+	if (pg_strcasecmp(name, "charikar") == 0)
+		return SH_METHOD_CHARIKAR;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown method \"%s\"", name),
+			 errhint("Use 'minhash' or 'charikar'.")));
+	pg_unreachable();
+}
+
 /*
  * Runs the pipeline over argument 0 with the options in arguments 1..3 (shingle text, size int,
  * fold_case bool). The caller reads the result from the page, then releases *owner.
  */
 static sh_page *
-fed_page(FunctionCallInfo fcinfo, bool html, sh_weighting weighting, CoreOwner **owner)
+fed_page(FunctionCallInfo fcinfo, bool html, sh_weighting weighting, sh_method method,
+		 CoreOwner **owner)
 {
 	text	   *content = PG_GETARG_TEXT_PP(0);
 	const char *data = VARDATA_ANY(content);
@@ -85,6 +100,7 @@ fed_page(FunctionCallInfo fcinfo, bool html, sh_weighting weighting, CoreOwner *
 	options.size = PG_GETARG_INT32(2);
 	options.fold_case = PG_GETARG_BOOL(3);
 	options.weighting = weighting;
+	options.method = method;
 	options.html = html;
 	if (options.size < 1 || options.size > 64)
 		ereport(ERROR,
@@ -103,13 +119,14 @@ fed_page(FunctionCallInfo fcinfo, bool html, sh_weighting weighting, CoreOwner *
 	return page;
 }
 
-/* Arguments: (content text, shingle text, size int, fold_case bool, weighting text). */
+/* Arguments: (content text, shingle text, size int, fold_case bool, weighting text, method text). */
 static uint64
 page_simhash(FunctionCallInfo fcinfo, bool html)
 {
 	sh_weighting weighting = parse_weighting(text_to_cstring(PG_GETARG_TEXT_PP(4)));
+	sh_method	method = parse_method(text_to_cstring(PG_GETARG_TEXT_PP(5)));
 	CoreOwner  *owner;
-	sh_page    *page = fed_page(fcinfo, html, weighting, &owner);
+	sh_page    *page = fed_page(fcinfo, html, weighting, method, &owner);
 	sh_error	err;
 	sh_status	status;
 	uint64_t	result = 0;
@@ -125,7 +142,7 @@ static Fingerprints *
 page_fingerprints(FunctionCallInfo fcinfo, bool html)
 {
 	CoreOwner  *owner;
-	sh_page    *page = fed_page(fcinfo, html, SH_WEIGHT_DISTINCT, &owner);
+	sh_page    *page = fed_page(fcinfo, html, SH_WEIGHT_DISTINCT, SH_METHOD_MINHASH, &owner);
 	Fingerprints *result = palloc(sizeof(Fingerprints));
 	sh_error	err;
 	sh_status	status;

@@ -1,12 +1,15 @@
 -- ===== simhash of page content ==============================================================
 -- The pipeline (documented in full in README.md, "Computing simhash"): visible text (HTML only)
--- -> Unicode word tokens, case-folded -> shingles -> XXH3-64 feature hashes -> weights -> Charikar.
+-- -> Unicode word tokens, case-folded -> shingles -> XXH3-64 feature hashes -> one-bit min-hashes
+-- (method 'minhash', the default) or weights -> Charikar (method 'charikar').
 CREATE FUNCTION simhash(content text, shingle text DEFAULT 'word', size integer DEFAULT 3,
-                        fold_case boolean DEFAULT true, weighting text DEFAULT 'distinct')
+                        fold_case boolean DEFAULT true, weighting text DEFAULT 'distinct',
+                        method text DEFAULT 'minhash')
     RETURNS simhash
     AS 'MODULE_PATHNAME', 'simhash_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION simhash_html(html text, shingle text DEFAULT 'word', size integer DEFAULT 3,
-                             fold_case boolean DEFAULT true, weighting text DEFAULT 'distinct')
+                             fold_case boolean DEFAULT true, weighting text DEFAULT 'distinct',
+                             method text DEFAULT 'minhash')
     RETURNS simhash
     AS 'MODULE_PATHNAME', 'simhash_html' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION html_text(html text) RETURNS text
@@ -41,9 +44,9 @@ CREATE AGGREGATE simhash_agg(feature text, weight real) (
     COMBINEFUNC = simhash_agg_combinefn, SERIALFUNC = simhash_agg_serialfn,
     DESERIALFUNC = simhash_agg_deserialfn, PARALLEL = SAFE);
 
-COMMENT ON FUNCTION simhash(text, text, integer, boolean, text) IS
-    'simhash of page text: shingle => word|character, size => 1..64, fold_case, weighting => distinct|frequency|log';
-COMMENT ON FUNCTION simhash_html(text, text, integer, boolean, text) IS
+COMMENT ON FUNCTION simhash(text, text, integer, boolean, text, text) IS
+    'simhash of page text: shingle => word|character, size => 1..64, fold_case, weighting => distinct|frequency|log (charikar only), method => minhash|charikar';
+COMMENT ON FUNCTION simhash_html(text, text, integer, boolean, text, text) IS
     'simhash of an HTML page: the simhash of its visible text (html_text), same options as simhash(text)';
 COMMENT ON FUNCTION html_text(text) IS
     'visible text of HTML: tags, comments, script/style/noscript/template/svg removed, entities decoded';

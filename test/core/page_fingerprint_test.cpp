@@ -12,6 +12,7 @@
 #include "charikar.h"
 #include "hamming.h"
 #include "html_text.hpp"
+#include "minhash_sketch.hpp"
 #include "page_fingerprint.hpp"
 #include "text_features.hpp"
 
@@ -140,12 +141,14 @@ TEST(HtmlText, MalformedMarkupNeverFailsAndSplitsDoNotMatter)
 
 TEST(PageFingerprint, CharikarConventionAndWeighting)
 {
-    EXPECT_EQ(page(""), 0u);
+    PageOptions ch;
+    ch.method = Method::charikar;
+    EXPECT_EQ(page("", ch), 0u);
     // One feature: the simhash is that feature's hash.
-    EXPECT_EQ(page("alpha beta gamma"), shingle({"alpha", "beta", "gamma"}));
+    EXPECT_EQ(page("alpha beta gamma", ch), shingle({"alpha", "beta", "gamma"}));
     // Two features: ties (bits where they differ) give 0, so the result is their AND.
     const uint64_t a = shingle({"a", "b", "c"}), b = shingle({"b", "c", "d"});
-    EXPECT_EQ(page("a b c d"), a & b);
+    EXPECT_EQ(page("a b c d", ch), a & b);
     // "a b c a b c" has the shingles abc (twice), bca and cab.
     const uint64_t bca = shingle({"b", "c", "a"}), cab = shingle({"c", "a", "b"});
     auto combine = [](std::vector<std::pair<uint64_t, double>> fw) {
@@ -154,10 +157,10 @@ TEST(PageFingerprint, CharikarConventionAndWeighting)
         for (auto [f, w] : fw) sh_charikar_add(&acc, f, w);
         return sh_charikar_result(&acc);
     };
-    PageOptions freq, logw;
+    PageOptions freq = ch, logw = ch;
     freq.weighting = Weighting::frequency;
     logw.weighting = Weighting::log;
-    EXPECT_EQ(page("a b c a b c"), combine({{a, 1}, {bca, 1}, {cab, 1}}));
+    EXPECT_EQ(page("a b c a b c", ch), combine({{a, 1}, {bca, 1}, {cab, 1}}));
     EXPECT_EQ(page("a b c a b c", freq), combine({{a, 2}, {bca, 1}, {cab, 1}}));
     EXPECT_EQ(page("a b c a b c", logw), combine({{a, 1 + std::log(2.0)}, {bca, 1}, {cab, 1}}));
     sh_charikar acc;
@@ -165,6 +168,28 @@ TEST(PageFingerprint, CharikarConventionAndWeighting)
     sh_charikar_add(&acc, 0xF0, 2.0);
     sh_charikar_add(&acc, 0x0F, 1.0);
     EXPECT_EQ(sh_charikar_result(&acc), 0xF0u);
+}
+
+TEST(PageFingerprint, DefaultIsTheMinHashSketchOfTheFeatureSet)
+{
+    EXPECT_EQ(page(""), 0u);
+    // "a b c a b c" has the shingles abc (twice), bca and cab: the sketch sees each once.
+    const uint64_t set[] = {shingle({"a", "b", "c"}), shingle({"b", "c", "a"}), shingle({"c", "a", "b"})};
+    MinHashSketch sketch;
+    sketch.add(set, 3);
+    EXPECT_EQ(page("a b c a b c"), sketch.bits());
+    EXPECT_EQ(page("c a b c a b c"), sketch.bits());
+}
+
+TEST(PageFingerprint, WeightsOtherThanDistinctNeedCharikar)
+{
+    PageOptions o;
+    o.weighting = Weighting::log;
+    EXPECT_THROW(PageFingerprint p(o), InvalidArgument);
+    o.weighting = Weighting::frequency;
+    EXPECT_THROW(PageFingerprint p(o), InvalidArgument);
+    o.method = Method::charikar;
+    EXPECT_NO_THROW(PageFingerprint p(o));
 }
 
 TEST(PageFingerprint, NearDuplicatesAreCloseAndDifferentPagesAreNot)

@@ -1,8 +1,9 @@
 // libFuzzer target: the tokenizer and shingler, and the simhash and min-hashes of their features.
-// Input: byte 0 = unit, case folding, weighting and size range; byte 1 = shingle size; byte 2 =
-// seed of the piece sizes; the rest is the text. Invariants: no crash or sanitizer report; any
-// split into pieces gives the features of the whole; the simhash equals Charikar's double sums
-// over the features, grouped as the weighting says; the min-hashes are those of the feature set.
+// Input: byte 0 = unit, case folding, size range and method/weighting; byte 1 = shingle size;
+// byte 2 = seed of the piece sizes; the rest is the text. Invariants: no crash or sanitizer report;
+// any split into pieces gives the features of the whole; the default simhash is the one-bit
+// min-hash sketch of the feature set, and method 'charikar' gives Charikar's double sums over the
+// features, grouped as the weighting says; the min-hashes are those of the feature set.
 #include <cmath>
 #include <map>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "charikar.h"
 #include "fuzz_support.hpp"
 #include "min_hashes.hpp"
+#include "minhash_sketch.hpp"
 #include "page_fingerprint.hpp"
 #include "text_features.hpp"
 
@@ -17,8 +19,14 @@ using namespace simhash;
 
 namespace {
 
-uint64_t reference_simhash(const std::vector<uint64_t> &features, Weighting weighting)
+uint64_t reference_simhash(const std::vector<uint64_t> &features, const PageOptions &options)
 {
+    if (options.method == Method::minhash) {
+        MinHashSketch sketch;
+        sketch.add(features.data(), features.size());
+        return sketch.bits();
+    }
+    const Weighting weighting = options.weighting;
     std::map<uint64_t, int> counts;
     for (uint64_t f : features) ++counts[f];
     sh_charikar acc;
@@ -41,8 +49,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     options.features.unit = (data[0] & 1) ? FeatureOptions::Unit::character : FeatureOptions::Unit::word;
     options.features.fold_case = (data[0] & 2) != 0;
     options.features.size = 1 + data[1] % ((data[0] & 4) ? kMaxShingleSize : 6);
-    const Weighting weightings[] = {Weighting::distinct, Weighting::frequency, Weighting::log};
-    options.weighting = weightings[(data[0] >> 3) % 3];
+    const Weighting weightings[] = {Weighting::distinct, Weighting::distinct, Weighting::frequency, Weighting::log};
+    const int combination = (data[0] >> 3) % 4;  // 0: the default method, 1..3: Charikar
+    options.method = combination == 0 ? Method::minhash : Method::charikar;
+    options.weighting = weightings[combination];
     const auto *text = reinterpret_cast<const char *>(data + 3);
     const std::size_t len = size - 3;
 
@@ -60,8 +70,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     PageFingerprint page(options);
     page.feed(text, len);
-    fuzz::check(page.simhash() == reference_simhash(whole, options.weighting),
-                "simhash differs from Charikar's sums over the features");
+    fuzz::check(page.simhash() == reference_simhash(whole, options),
+                "simhash differs from the sketch or Charikar's sums over the features");
 
     PageFingerprint legacy(options);
     fuzz::Pieces legacy_pieces(data[2] + 1u, 64);

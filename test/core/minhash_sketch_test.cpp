@@ -1,0 +1,94 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "minhash_sketch.hpp"
+
+using namespace simhash;
+
+namespace {
+
+uint64_t sketch_of(const std::vector<uint64_t> &features)
+{
+    MinHashSketch s;
+    s.add(features.data(), features.size());
+    return s.bits();
+}
+
+// The documented lane function, written out again without the vectorized loop.
+uint32_t reference_lane_value(uint64_t feature, int lane)
+{
+    uint32_t h = uint32_t(feature) ^ uint32_t(feature >> 32) ^ sketch_seed(lane);
+    h ^= h >> 16;
+    h *= 0x85ebca6bU;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35U;
+    return h ^ (h >> 16);
+}
+
+}  // namespace
+
+// Values from an independent implementation of the definition in minhash_sketch.hpp (Python,
+// arbitrary-precision integers): the sketch must never drift, or stored hashes stop matching.
+TEST(MinHashSketch, KnownAnswers)
+{
+    EXPECT_EQ(sketch_seed(0), 0xa3820138U);
+    EXPECT_EQ(sketch_seed(95), 0x0ff0cd41U);
+    EXPECT_EQ(sketch_of({1, 2, 3}), UINT64_C(0x739a89d43908daab));
+    EXPECT_EQ(sketch_of({UINT64_C(0xdeadbeefcafebabe)}), UINT64_C(0xe74d34513acada9b));
+    EXPECT_EQ(sketch_of({UINT64_MAX, 0, 42, UINT64_C(1) << 63}), UINT64_C(0x9e6633011df9b8ea));
+}
+
+TEST(MinHashSketch, LanesAreTheMinimaOfTheDocumentedFunction)
+{
+    std::mt19937_64 rng(7);
+    std::vector<uint64_t> features(1000);
+    for (uint64_t &f : features) f = rng();
+    MinHashSketch s;
+    s.add(features.data(), 400);  // in two calls: the sketch accumulates
+    s.add(features.data() + 400, 600);
+    for (int i = 0; i < kSketchLanes; ++i) {
+        uint32_t expected = UINT32_MAX;
+        for (uint64_t f : features) expected = std::min(expected, reference_lane_value(f, i));
+        EXPECT_EQ(s.lane(i), expected) << "lane " << i;
+    }
+}
+
+TEST(MinHashSketch, NoFeaturesGiveZero) { EXPECT_EQ(sketch_of({}), 0u); }
+
+TEST(MinHashSketch, SeesASetRepeatsAndOrderDoNotMatter)
+{
+    EXPECT_EQ(sketch_of({10, 20, 30}), sketch_of({30, 10, 10, 20, 30, 30}));
+}
+
+// E[distance] = 16 (1 - J) + 16 (1 - J^2) for feature sets of resemblance J: the mean over many
+// trials must lie within 4 standard errors (the 64 bits are independent: binomial variance each).
+TEST(MinHashSketch, ExpectedDistanceFollowsTheJaccardResemblance)
+{
+    std::mt19937_64 rng(20261123);
+    const int trials = 300;
+    for (double j : {0.3, 0.5, 0.8, 0.9, 0.95}) {
+        const int shared = 400;
+        const int each_only = int(std::lround(shared * (1 - j) / (2 * j)));
+        const double exact_j = double(shared) / (shared + 2 * each_only);
+        double sum = 0;
+        for (int t = 0; t < trials; ++t) {
+            std::vector<uint64_t> a, b;
+            for (int i = 0; i < shared; ++i) {
+                const uint64_t f = rng();
+                a.push_back(f);
+                b.push_back(f);
+            }
+            for (int i = 0; i < each_only; ++i) a.push_back(rng());
+            for (int i = 0; i < each_only; ++i) b.push_back(rng());
+            sum += __builtin_popcountll(sketch_of(a) ^ sketch_of(b));
+        }
+        const double p1 = (1 - exact_j) / 2, p2 = (1 - exact_j * exact_j) / 2;
+        const double expected = 32 * p1 + 32 * p2;
+        const double variance = 32 * p1 * (1 - p1) + 32 * p2 * (1 - p2);
+        EXPECT_NEAR(sum / trials, expected, 4 * std::sqrt(variance / trials)) << "J = " << exact_j;
+    }
+}
