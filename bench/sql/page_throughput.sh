@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# End-to-end throughput of the page functions in SQL, on one core: simhash(text), simhash_html(html),
-# html_text(html), fingerprints(text) and fingerprints_html(html) over a table of real pages, in MiB
+# End-to-end throughput of the page functions in SQL, on one core: simhash(text) (default method and
+# method 'charikar'), simhash_html(html), html_text(html), fingerprints(text) and fingerprints_html(html) over a table of real pages, in MiB
 # of input per second, plus the fingerprints/simhash time ratios.
 #
 #   bench/sql/page_throughput.sh PAGES.tsv [RUNS]
@@ -107,9 +107,11 @@ echo "|---|---|---|---|---|---|---|"
 measure "scan text (col || '')" "text || ''" "$text_bytes"
 measure "scan html (col || '')" "html || ''" "$html_bytes"
 measure "simhash(text)" "$schema.simhash(text)" "$text_bytes"
+measure "simhash(text) charikar" "$schema.simhash(text, method => 'charikar')" "$text_bytes"
 measure "fingerprints(text)" "$schema.fingerprints(text)" "$text_bytes"
 measure "html_text(html)" "$schema.html_text(html)" "$html_bytes"
 measure "simhash_html(html)" "$schema.simhash_html(html)" "$html_bytes"
 measure "fingerprints_html" "$schema.fingerprints_html(html)" "$html_bytes"
 ratio "fingerprints(text)" "simhash(text)"
+ratio "simhash(text)" "simhash(text) charikar"
 ratio "fingerprints_html" "simhash_html(html)"
