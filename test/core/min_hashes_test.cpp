@@ -8,6 +8,7 @@
 
 #include "min_hashes.hpp"
 #include "page_fingerprint.hpp"
+#include "resemblance_sets.hpp"
 
 using namespace simhash;
 
@@ -82,25 +83,13 @@ TEST(MinHashes, ExpectedDifferenceIs128TimesOneMinusJaccard)
     std::mt19937_64 rng(20261122);
     const int trials = 300;
     for (double j : {0.3, 0.5, 0.8, 0.9, 0.95}) {
-        const int shared = 400;
-        const int each_only = int(std::lround(shared * (1 - j) / (2 * j)));
-        const double exact_j = double(shared) / (shared + 2 * each_only);
-        double sum = 0;
-        for (int t = 0; t < trials; ++t) {
-            std::vector<uint64_t> a, b;
-            for (int i = 0; i < shared; ++i) {
-                const uint64_t f = rng();
-                a.push_back(f);
-                b.push_back(f);
-            }
-            for (int i = 0; i < each_only; ++i) a.push_back(rng());
-            for (int i = 0; i < each_only; ++i) b.push_back(rng());
+        const double exact_j = exact_resemblance(j);
+        const double mean = mean_distance(rng, j, trials, [](const auto &a, const auto &b) {
             uint64_t ma[kMinHashes], mb[kMinHashes];
             min_hashes(a.data(), a.size(), ma);
             min_hashes(b.data(), b.size(), mb);
-            sum += differences(ma, mb);
-        }
-        const double mean = sum / trials;
+            return differences(ma, mb);
+        });
         const double expected = kMinHashes * (1 - exact_j);
         const double standard_error = std::sqrt(kMinHashes * exact_j * (1 - exact_j) / trials);
         EXPECT_NEAR(mean, expected, 4 * standard_error) << "J = " << exact_j;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "minhash_sketch.hpp"
+#include "resemblance_sets.hpp"
 
 using namespace simhash;
 
@@ -71,24 +72,13 @@ TEST(MinHashSketch, ExpectedDistanceFollowsTheJaccardResemblance)
     std::mt19937_64 rng(20261123);
     const int trials = 300;
     for (double j : {0.3, 0.5, 0.8, 0.9, 0.95}) {
-        const int shared = 400;
-        const int each_only = int(std::lround(shared * (1 - j) / (2 * j)));
-        const double exact_j = double(shared) / (shared + 2 * each_only);
-        double sum = 0;
-        for (int t = 0; t < trials; ++t) {
-            std::vector<uint64_t> a, b;
-            for (int i = 0; i < shared; ++i) {
-                const uint64_t f = rng();
-                a.push_back(f);
-                b.push_back(f);
-            }
-            for (int i = 0; i < each_only; ++i) a.push_back(rng());
-            for (int i = 0; i < each_only; ++i) b.push_back(rng());
-            sum += __builtin_popcountll(sketch_of(a) ^ sketch_of(b));
-        }
+        const double exact_j = exact_resemblance(j);
+        const double mean = mean_distance(rng, j, trials, [](const auto &a, const auto &b) {
+            return __builtin_popcountll(sketch_of(a) ^ sketch_of(b));
+        });
         const double p1 = (1 - exact_j) / 2, p2 = (1 - exact_j * exact_j) / 2;
         const double expected = 32 * p1 + 32 * p2;
         const double variance = 32 * p1 * (1 - p1) + 32 * p2 * (1 - p2);
-        EXPECT_NEAR(sum / trials, expected, 4 * std::sqrt(variance / trials)) << "J = " << exact_j;
+        EXPECT_NEAR(mean, expected, 4 * std::sqrt(variance / trials)) << "J = " << exact_j;
     }
 }
