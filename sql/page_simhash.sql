@@ -14,6 +14,8 @@ SELECT simhash('The quick brown fox jumps over the lazy dog'::text) AS words3,
        simhash('The quick brown fox jumps over the lazy dog'::text, shingle => 'character', size => 5) AS chars5,
        simhash('The quick brown fox jumps over the lazy dog'::text, fold_case => false) AS unfolded,
        simhash('a b c a b c'::text) = simhash('c a b c a b c'::text) AS sees_a_set,
+       simhash('a b c a b c'::text, weighting => 'frequency') AS frequency,
+       simhash('a b c d e f'::text, weighting => 'frequency') = simhash('a b c d e f'::text) AS no_repeats_same,
        simhash('The quick brown fox'::text) = simhash('the quick brown fox'::text, method => 'MinHash') AS named;
 -- Charikar's sum, with each weighting:
 SELECT simhash('The quick brown fox jumps over the lazy dog'::text, method => 'charikar') AS words3,
@@ -86,7 +88,7 @@ SELECT pg_temp.try(q) FROM (VALUES
     ($$SELECT simhash('x'::text, weighting => 'tfidf')$$),
     ($$SELECT simhash('x'::text, method => 'bbit')$$),
     ($$SELECT simhash('x'::text, weighting => 'log')$$),
-    ($$SELECT simhash_html('x', weighting => 'frequency', method => 'minhash')$$),
+    ($$SELECT simhash_html('x', weighting => 'log', method => 'minhash')$$),
     ($$SELECT simhash('x'::text, size => 0)$$),
     ($$SELECT simhash('x'::text, size => 65)$$),
     ($$SELECT simhash_html('x', size => -1)$$),

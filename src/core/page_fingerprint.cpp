@@ -9,6 +9,7 @@
 #include "charikar.h"
 #include "distinct_features.hpp"
 #include "minhash_sketch.hpp"
+#include "splitmix64.hpp"
 
 namespace simhash {
 
@@ -17,11 +18,28 @@ void validate(const PageOptions &options)
     if (options.features.size < 1 || options.features.size > 64)
         throw InvalidArgument("shingle size must be between 1 and 64, got " +
                               std::to_string(options.features.size));
-    if (options.method == Method::minhash && options.weighting != Weighting::distinct)
-        throw InvalidArgument("weighting \"" +
-                              std::string(options.weighting == Weighting::log ? "log" : "frequency") +
-                              "\" needs method \"charikar\": the default method sees each distinct feature once");
+    if (options.method == Method::minhash && options.weighting == Weighting::log)
+        throw InvalidArgument("weighting \"log\" needs method \"charikar\": a min-hash weighs a feature by "
+                              "whole occurrences only ('distinct' or 'frequency')");
 }
+
+namespace {
+
+// Makes the multiset of features a set a min-hash can see: the k-th repeat (k >= 1) of a feature f
+// becomes splitmix64_output(f + k * 0x9e3779b97f4a7c15). The resemblance of two such sets is the
+// pages' multiset resemblance, sum of min(counts) over sum of max(counts).
+void number_repeats(std::vector<uint64_t> &features)
+{
+    std::sort(features.begin(), features.end());
+    for (std::size_t i = 0; i < features.size();) {
+        std::size_t j = i + 1;
+        while (j < features.size() && features[j] == features[i]) ++j;
+        for (std::size_t k = 1; k < j - i; ++k) features[i + k] = splitmix64_nth(features[i], int(k - 1));
+        i = j;
+    }
+}
+
+}  // namespace
 
 PageFingerprint::PageFingerprint(const PageOptions &options)
     : options_(options), stream_(options.features)
@@ -57,6 +75,7 @@ uint64_t PageFingerprint::simhash()
 {
     finish();
     if (options_.method == Method::minhash) {
+        if (options_.weighting == Weighting::frequency) number_repeats(features_);
         MinHashSketch sketch;
         sketch.add(features_.data(), features_.size());
         return sketch.bits();

@@ -29,7 +29,7 @@ enum class Method {
 struct PageOptions {
     FeatureOptions features;
     Method method = Method::minhash;
-    Weighting weighting = Weighting::distinct;  // weights other than distinct need Method::charikar
+    Weighting weighting = Weighting::distinct;  // log needs Method::charikar
     bool html = false;  // the input is HTML: take its visible text first
 };
 

@@ -45,7 +45,7 @@ CREATE AGGREGATE simhash_agg(feature text, weight real) (
     DESERIALFUNC = simhash_agg_deserialfn, PARALLEL = SAFE);
 
 COMMENT ON FUNCTION simhash(text, text, integer, boolean, text, text) IS
-    'simhash of page text: shingle => word|character, size => 1..64, fold_case, weighting => distinct|frequency|log (charikar only), method => minhash|charikar';
+    'simhash of page text: shingle => word|character, size => 1..64, fold_case, weighting => distinct|frequency|log (log: charikar only), method => minhash|charikar';
 COMMENT ON FUNCTION simhash_html(text, text, integer, boolean, text, text) IS
     'simhash of an HTML page: the simhash of its visible text (html_text), same options as simhash(text)';
 COMMENT ON FUNCTION html_text(text) IS

@@ -14,6 +14,7 @@
 #include "html_text.hpp"
 #include "minhash_sketch.hpp"
 #include "page_fingerprint.hpp"
+#include "splitmix64.hpp"
 #include "text_features.hpp"
 
 using namespace simhash;
@@ -181,12 +182,25 @@ TEST(PageFingerprint, DefaultIsTheMinHashSketchOfTheFeatureSet)
     EXPECT_EQ(page("c a b c a b c"), sketch.bits());
 }
 
-TEST(PageFingerprint, WeightsOtherThanDistinctNeedCharikar)
+TEST(PageFingerprint, FrequencyNumbersTheRepeatsForTheSketch)
+{
+    PageOptions freq;
+    freq.weighting = Weighting::frequency;
+    // "a b c a b c": abc twice, bca and cab once; the repeat of abc becomes a feature of its own.
+    const uint64_t abc = shingle({"a", "b", "c"});
+    const uint64_t set[] = {abc, splitmix64_output(abc + UINT64_C(0x9e3779b97f4a7c15)),
+                            shingle({"b", "c", "a"}), shingle({"c", "a", "b"})};
+    MinHashSketch sketch;
+    sketch.add(set, 4);
+    EXPECT_EQ(page("a b c a b c", freq), sketch.bits());
+    EXPECT_NE(page("a b c a b c", freq), page("a b c a b c"));
+    EXPECT_EQ(page("one two three four five", freq), page("one two three four five"));  // no repeats
+}
+
+TEST(PageFingerprint, LogWeightingNeedsCharikar)
 {
     PageOptions o;
     o.weighting = Weighting::log;
-    EXPECT_THROW(PageFingerprint p(o), InvalidArgument);
-    o.weighting = Weighting::frequency;
     EXPECT_THROW(PageFingerprint p(o), InvalidArgument);
     o.method = Method::charikar;
     EXPECT_NO_THROW(PageFingerprint p(o));

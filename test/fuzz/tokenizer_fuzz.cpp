@@ -2,8 +2,9 @@
 // Input: byte 0 = unit, case folding, size range and method/weighting; byte 1 = shingle size;
 // byte 2 = seed of the piece sizes; the rest is the text. Invariants: no crash or sanitizer report;
 // any split into pieces gives the features of the whole; the default simhash is the one-bit
-// min-hash sketch of the feature set, and method 'charikar' gives Charikar's double sums over the
-// features, grouped as the weighting says; the min-hashes are those of the feature set.
+// min-hash sketch of the feature set (repeats numbered with 'frequency'), and method 'charikar'
+// gives Charikar's double sums over the features, grouped as the weighting says; the min-hashes are
+// those of the feature set.
 #include <cmath>
 #include <map>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "min_hashes.hpp"
 #include "minhash_sketch.hpp"
 #include "page_fingerprint.hpp"
+#include "splitmix64.hpp"
 #include "text_features.hpp"
 
 using namespace simhash;
@@ -22,8 +24,15 @@ namespace {
 uint64_t reference_simhash(const std::vector<uint64_t> &features, const PageOptions &options)
 {
     if (options.method == Method::minhash) {
+        std::vector<uint64_t> seen;  // the k-th repeat of f is splitmix64_output(f + k * golden ratio)
+        std::map<uint64_t, int> repeats;
+        for (uint64_t f : features) {
+            const int k = repeats[f]++;
+            if (k == 0 || options.weighting == Weighting::frequency)
+                seen.push_back(k == 0 ? f : splitmix64_output(f + uint64_t(k) * UINT64_C(0x9e3779b97f4a7c15)));
+        }
         MinHashSketch sketch;
-        sketch.add(features.data(), features.size());
+        sketch.add(seen.data(), seen.size());
         return sketch.bits();
     }
     const Weighting weighting = options.weighting;
@@ -49,9 +58,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     options.features.unit = (data[0] & 1) ? FeatureOptions::Unit::character : FeatureOptions::Unit::word;
     options.features.fold_case = (data[0] & 2) != 0;
     options.features.size = 1 + data[1] % ((data[0] & 4) ? kMaxShingleSize : 6);
-    const Weighting weightings[] = {Weighting::distinct, Weighting::distinct, Weighting::frequency, Weighting::log};
-    const int combination = (data[0] >> 3) % 4;  // 0: the default method, 1..3: Charikar
-    options.method = combination == 0 ? Method::minhash : Method::charikar;
+    const Weighting weightings[] = {Weighting::distinct, Weighting::frequency, Weighting::distinct,
+                                    Weighting::frequency, Weighting::log};
+    const int combination = (data[0] >> 3) % 5;  // 0, 1: the default method; 2..4: Charikar
+    options.method = combination < 2 ? Method::minhash : Method::charikar;
     options.weighting = weightings[combination];
     const auto *text = reinterpret_cast<const char *>(data + 3);
     const std::size_t len = size - 3;
