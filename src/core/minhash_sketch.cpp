@@ -30,8 +30,8 @@ inline __attribute__((always_inline)) uint32_t fmix32(uint32_t h)
 }
 
 // The lane loop over a batch of features. 32-bit lanes so that 8 fit an AVX2 register and 16 an
-// AVX-512 one: the loop is vectorized, once per instruction set below, and add() runs the widest
-// the CPU has. Every version computes the same values.
+// AVX-512 one: the loop is vectorized, once per instruction set (lane_loops), and add() runs the
+// widest the CPU has. Every version computes the same values.
 inline __attribute__((always_inline)) void add_to_lanes(uint32_t *lanes, const uint64_t *features,
                                                         std::size_t n)
 {
@@ -44,26 +44,29 @@ inline __attribute__((always_inline)) void add_to_lanes(uint32_t *lanes, const u
     }
 }
 
-__attribute__((target("avx512f"))) void add_avx512(uint32_t *lanes, const uint64_t *f, std::size_t n)
+}  // namespace
+
+__attribute__((target("avx512f"))) void lane_loops::avx512(uint32_t *lanes, const uint64_t *f,
+                                                           std::size_t n) noexcept
 {
     add_to_lanes(lanes, f, n);
 }
 
-__attribute__((target("avx2"))) void add_avx2(uint32_t *lanes, const uint64_t *f, std::size_t n)
+__attribute__((target("avx2"))) void lane_loops::avx2(uint32_t *lanes, const uint64_t *f, std::size_t n) noexcept
 {
     add_to_lanes(lanes, f, n);
 }
 
-void add_portable(uint32_t *lanes, const uint64_t *f, std::size_t n) { add_to_lanes(lanes, f, n); }
+void lane_loops::portable(uint32_t *lanes, const uint64_t *f, std::size_t n) noexcept { add_to_lanes(lanes, f, n); }
 
-using AddFunction = void (*)(uint32_t *, const uint64_t *, std::size_t);
+namespace {
 
-AddFunction widest_add()
+lane_loops::Function widest_lane_loop()
 {
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) return add_avx512;
-    if (__builtin_cpu_supports("avx2")) return add_avx2;
-    return add_portable;
+    if (__builtin_cpu_supports("avx512f")) return lane_loops::avx512;
+    if (__builtin_cpu_supports("avx2")) return lane_loops::avx2;
+    return lane_loops::portable;
 }
 
 }  // namespace
@@ -77,8 +80,8 @@ MinHashSketch::MinHashSketch() noexcept
 
 void MinHashSketch::add(const uint64_t *features, std::size_t n) noexcept
 {
-    static const AddFunction add_function = widest_add();
-    add_function(lanes_, features, n);
+    static const lane_loops::Function lane_loop = widest_lane_loop();
+    lane_loop(lanes_, features, n);
 }
 
 uint64_t MinHashSketch::bits() const noexcept

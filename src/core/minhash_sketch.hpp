@@ -43,4 +43,13 @@ private:
     alignas(32) uint32_t lanes_[kSketchLanes];
 };
 
+// The versions of the lane loop that add() chooses from, named so that tests can run each one the
+// CPU supports and compare it with the definition.
+namespace lane_loops {
+using Function = void (*)(uint32_t *lanes, const uint64_t *features, std::size_t n);
+void avx512(uint32_t *lanes, const uint64_t *features, std::size_t n) noexcept;
+void avx2(uint32_t *lanes, const uint64_t *features, std::size_t n) noexcept;
+void portable(uint32_t *lanes, const uint64_t *features, std::size_t n) noexcept;
+}  // namespace lane_loops
+
 }  // namespace simhash

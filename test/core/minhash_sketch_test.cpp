@@ -48,13 +48,26 @@ TEST(MinHashSketch, LanesAreTheMinimaOfTheDocumentedFunction)
     std::mt19937_64 rng(7);
     std::vector<uint64_t> features(1000);
     for (uint64_t &f : features) f = rng();
+    std::vector<uint32_t> expected(kSketchLanes, UINT32_MAX);
+    for (int i = 0; i < kSketchLanes; ++i)
+        for (uint64_t f : features) expected[i] = std::min(expected[i], reference_lane_value(f, i));
+
     MinHashSketch s;
     s.add(features.data(), 400);  // in two calls: the sketch accumulates
     s.add(features.data() + 400, 600);
-    for (int i = 0; i < kSketchLanes; ++i) {
-        uint32_t expected = UINT32_MAX;
-        for (uint64_t f : features) expected = std::min(expected, reference_lane_value(f, i));
-        EXPECT_EQ(s.lane(i), expected) << "lane " << i;
+    for (int i = 0; i < kSketchLanes; ++i) EXPECT_EQ(s.lane(i), expected[i]) << "lane " << i;
+
+    // Each version of the lane loop this CPU can run, not only the one add() chose.
+    __builtin_cpu_init();
+    const std::pair<const char *, lane_loops::Function> loops[] = {
+        {"portable", lane_loops::portable},
+        {"avx2", __builtin_cpu_supports("avx2") ? lane_loops::avx2 : nullptr},
+        {"avx512", __builtin_cpu_supports("avx512f") ? lane_loops::avx512 : nullptr}};
+    for (const auto &[name, loop] : loops) {
+        if (!loop) continue;
+        std::vector<uint32_t> lanes(kSketchLanes, UINT32_MAX);
+        loop(lanes.data(), features.data(), features.size());
+        EXPECT_EQ(lanes, expected) << name;
     }
 }
 
