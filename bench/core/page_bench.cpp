@@ -254,7 +254,8 @@ void BM_SimhashHtml(benchmark::State &state)
 
 void BM_FingerprintsText(benchmark::State &state)
 {
-    const auto options = default_options(false);
+    auto options = default_options(false);
+    options.legacy_min_hashes = true;
     uint64_t out[simhash::kMinHashes];
     for (auto _ : state)
         for (const auto &page : g_pages) {
@@ -268,7 +269,8 @@ void BM_FingerprintsText(benchmark::State &state)
 
 void BM_FingerprintsHtml(benchmark::State &state)
 {
-    const auto options = default_options(true);
+    auto options = default_options(true);
+    options.legacy_min_hashes = true;
     uint64_t out[simhash::kMinHashes];
     for (auto _ : state)
         for (const auto &page : g_pages) {

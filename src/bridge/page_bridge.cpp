@@ -31,6 +31,7 @@ extern "C" sh_status sh_page_new(const sh_page_options *o, sh_page **page, sh_er
                                                                 : simhash::Weighting::distinct;
         options.method = o->method == SH_METHOD_CHARIKAR ? simhash::Method::charikar : simhash::Method::minhash;
         options.html = o->html != 0;
+        options.legacy_min_hashes = o->legacy_min_hashes != 0;
         *page = new sh_page{simhash::PageFingerprint(options)};
     });
 }

@@ -23,6 +23,7 @@ typedef struct sh_page_options
 	sh_weighting weighting;
 	sh_method	method;
 	int			html;
+	int			legacy_min_hashes;	/* the page is for sh_page_min_hashes, not sh_page_simhash */
 } sh_page_options;
 
 typedef struct sh_page sh_page;			/* opaque: C++ memory */

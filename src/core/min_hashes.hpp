@@ -19,5 +19,7 @@ uint64_t min_hash_permute(uint64_t feature, int i) noexcept;
 
 // Repeated features are harmless: a minimum ignores them.
 void min_hashes(const uint64_t *features, std::size_t n, uint64_t out[kMinHashes]) noexcept;
+// Lowers entries (start from min_hashes of no features) by more features: the pieces of a page.
+void add_min_hashes(const uint64_t *features, std::size_t n, uint64_t entries[kMinHashes]) noexcept;
 
 }  // namespace simhash

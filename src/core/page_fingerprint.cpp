@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 
 #include "bit_counts.hpp"
@@ -46,17 +47,38 @@ PageFingerprint::PageFingerprint(const PageOptions &options)
 {
     validate(options);
     if (options.html) html_.emplace();
+    simhash::min_hashes(nullptr, 0, legacy_entries_);
+}
+
+// A minimum can take the features piece by piece; sums over distinct or counted features cannot.
+bool PageFingerprint::folds() const
+{
+    return options_.legacy_min_hashes ||
+           (options_.method == Method::minhash && options_.weighting == Weighting::distinct);
+}
+
+void PageFingerprint::fold()
+{
+    if (!folds()) return;
+    if (options_.legacy_min_hashes) {
+        keep_distinct(features_);  // fewer values to permute 128 times
+        add_min_hashes(features_.data(), features_.size(), legacy_entries_);
+    } else {
+        sketch_.add(features_.data(), features_.size());
+    }
+    features_.clear();
 }
 
 void PageFingerprint::feed(const char *data, std::size_t len)
 {
     if (!html_) {
         stream_.feed(data, len, features_);
-        return;
+    } else {
+        text_.clear();
+        html_->feed(data, len, text_);
+        stream_.feed(text_.data(), text_.size(), features_);
     }
-    text_.clear();
-    html_->feed(data, len, text_);
-    stream_.feed(text_.data(), text_.size(), features_);
+    fold();
 }
 
 void PageFingerprint::finish()
@@ -68,17 +90,20 @@ void PageFingerprint::finish()
         stream_.feed(text_.data(), text_.size(), features_);
     }
     stream_.finish(features_);
+    fold();
     finished_ = true;
 }
 
 uint64_t PageFingerprint::simhash()
 {
+    if (options_.legacy_min_hashes) throw std::logic_error("simhash() of a page built for its min-hashes");
     finish();
     if (options_.method == Method::minhash) {
-        if (options_.weighting == Weighting::frequency) number_repeats(features_);
-        MinHashSketch sketch;
-        sketch.add(features_.data(), features_.size());
-        return sketch.bits();
+        if (options_.weighting == Weighting::frequency) {  // repeats are numbered over the whole page
+            number_repeats(features_);
+            sketch_.add(features_.data(), features_.size());
+        }
+        return sketch_.bits();
     }
     // Weights 1 (distinct) and occurrence counts (frequency) are whole numbers: their Charikar sums
     // are counted exactly in integers. A frequency weight is the same as every occurrence counting
@@ -102,9 +127,9 @@ uint64_t PageFingerprint::simhash()
 
 void PageFingerprint::min_hashes(uint64_t out[kMinHashes])
 {
+    if (!options_.legacy_min_hashes) throw std::logic_error("min_hashes() of a page built for its simhash");
     finish();
-    keep_distinct(features_);  // a minimum ignores repeats: fewer values to permute 128 times
-    simhash::min_hashes(features_.data(), features_.size(), out);
+    std::copy(legacy_entries_, legacy_entries_ + kMinHashes, out);
 }
 
 }  // namespace simhash

@@ -11,6 +11,7 @@
 
 #include "html_text.hpp"
 #include "min_hashes.hpp"
+#include "minhash_sketch.hpp"
 #include "text_features.hpp"
 
 namespace simhash {
@@ -31,6 +32,10 @@ struct PageOptions {
     Method method = Method::minhash;
     Weighting weighting = Weighting::distinct;  // log needs Method::charikar
     bool html = false;  // the input is HTML: take its visible text first
+    // The caller will ask for the legacy min-hashes, not the simhash. Where the result is a
+    // minimum over the features (those, and the default simhash), each piece's features are
+    // folded into it as they come, so memory stays bounded whatever the page's size.
+    bool legacy_min_hashes = false;
 };
 
 // Throws InvalidArgument for options out of range or that do not go together.
@@ -40,20 +45,27 @@ class PageFingerprint {
 public:
     explicit PageFingerprint(const PageOptions &options);
     void feed(const char *data, std::size_t len);
-    // Ends the input and returns the simhash (0 when the page has no features).
+    // Ends the input and returns the simhash (0 when the page has no features). A page computes
+    // one result: simhash() without options.legacy_min_hashes, min_hashes() with it.
     uint64_t simhash();
     // Ends the input and writes the 128 min-hashes of its features (see min_hashes.hpp); the
     // weighting option does not apply: a min-hash sees the set of features.
     void min_hashes(uint64_t out[kMinHashes]);
+    // Feature hashes held for the end of the input (for tests: 0 after each piece when folding).
+    std::size_t held_features() const { return features_.size(); }
 
 private:
     void finish();
+    bool folds() const;
+    void fold();
 
     PageOptions options_;
     std::optional<HtmlText> html_;
     std::string text_;  // visible text of the current HTML piece
     FeatureStream stream_;
     std::vector<uint64_t> features_;
+    MinHashSketch sketch_;                 // when folding for the default simhash
+    uint64_t legacy_entries_[kMinHashes];  // when folding for the legacy min-hashes
     bool finished_ = false;
 };
 

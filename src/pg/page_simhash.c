@@ -86,7 +86,7 @@ parse_method(const char *name)
  */
 static sh_page *
 fed_page(FunctionCallInfo fcinfo, bool html, sh_weighting weighting, sh_method method,
-		 CoreOwner **owner)
+		 bool legacy_min_hashes, CoreOwner **owner)
 {
 	text	   *content = PG_GETARG_TEXT_PP(0);
 	const char *data = VARDATA_ANY(content);
@@ -102,6 +102,7 @@ fed_page(FunctionCallInfo fcinfo, bool html, sh_weighting weighting, sh_method m
 	options.weighting = weighting;
 	options.method = method;
 	options.html = html;
+	options.legacy_min_hashes = legacy_min_hashes;
 	if (options.size < 1 || options.size > 64)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -126,7 +127,7 @@ page_simhash(FunctionCallInfo fcinfo, bool html)
 	sh_weighting weighting = parse_weighting(text_to_cstring(PG_GETARG_TEXT_PP(4)));
 	sh_method	method = parse_method(text_to_cstring(PG_GETARG_TEXT_PP(5)));
 	CoreOwner  *owner;
-	sh_page    *page = fed_page(fcinfo, html, weighting, method, &owner);
+	sh_page    *page = fed_page(fcinfo, html, weighting, method, false, &owner);
 	sh_error	err;
 	sh_status	status;
 	uint64_t	result = 0;
@@ -142,7 +143,7 @@ static Fingerprints *
 page_fingerprints(FunctionCallInfo fcinfo, bool html)
 {
 	CoreOwner  *owner;
-	sh_page    *page = fed_page(fcinfo, html, SH_WEIGHT_DISTINCT, SH_METHOD_MINHASH, &owner);
+	sh_page    *page = fed_page(fcinfo, html, SH_WEIGHT_DISTINCT, SH_METHOD_MINHASH, true, &owner);
 	Fingerprints *result = palloc(sizeof(Fingerprints));
 	sh_error	err;
 	sh_status	status;

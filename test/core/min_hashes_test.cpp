@@ -23,7 +23,9 @@ int differences(const uint64_t *a, const uint64_t *b)
 
 std::vector<uint64_t> page_min_hashes(const std::string &text)
 {
-    PageFingerprint page(PageOptions{});
+    PageOptions options;
+    options.legacy_min_hashes = true;
+    PageFingerprint page(options);
     page.feed(text.data(), text.size());
     std::vector<uint64_t> out(kMinHashes);
     page.min_hashes(out.data());

@@ -231,3 +231,28 @@ TEST(PageFingerprint, RejectsBadShingleSizes)
     o.features.size = 65;
     EXPECT_THROW(PageFingerprint p(o), InvalidArgument);
 }
+
+// The default simhash and the legacy min-hashes are minima: each piece's features are folded in as
+// it comes, so a page of any size holds only one piece's features. Sums keep them to the end.
+TEST(PageFingerprint, MinimaFoldEachPieceSumsKeepTheFeatures)
+{
+    std::string piece;
+    for (int i = 0; i < 2000; ++i) piece += "w" + std::to_string(i) + " ";
+    PageOptions sketch, legacy, charikar;
+    legacy.legacy_min_hashes = true;
+    charikar.method = Method::charikar;
+    PageFingerprint a(sketch), b(legacy), c(charikar);
+    for (int i = 0; i < 10; ++i) {
+        a.feed(piece.data(), piece.size());
+        b.feed(piece.data(), piece.size());
+        c.feed(piece.data(), piece.size());
+        EXPECT_EQ(a.held_features(), 0u);
+        EXPECT_EQ(b.held_features(), 0u);
+    }
+    EXPECT_GT(c.held_features(), 10000u);
+    std::string whole;
+    for (int i = 0; i < 10; ++i) whole += piece;
+    EXPECT_EQ(a.simhash(), page(whole));
+    EXPECT_THROW(a.min_hashes(nullptr), std::logic_error);
+    EXPECT_THROW(b.simhash(), std::logic_error);
+}

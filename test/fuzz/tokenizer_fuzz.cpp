@@ -79,11 +79,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz::check(split == whole, "features depend on how the text is split");
 
     PageFingerprint page(options);
-    page.feed(text, len);
+    fuzz::Pieces page_pieces(data[2] + 2u, 32);
+    fuzz::feed_in_pieces(text, len, page_pieces, [&](const char *p, std::size_t n) { page.feed(p, n); });
     fuzz::check(page.simhash() == reference_simhash(whole, options),
                 "simhash differs from the sketch or Charikar's sums over the features");
 
-    PageFingerprint legacy(options);
+    PageOptions legacy_options = options;
+    legacy_options.legacy_min_hashes = true;
+    PageFingerprint legacy(legacy_options);
     fuzz::Pieces legacy_pieces(data[2] + 1u, 64);
     fuzz::feed_in_pieces(text, len, legacy_pieces, [&](const char *p, std::size_t n) { legacy.feed(p, n); });
     uint64_t got[kMinHashes], expected[kMinHashes];
