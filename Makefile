@@ -7,12 +7,15 @@
 #   make WERROR=1 ...             warnings are errors (the test script builds this way)
 
 EXTENSION  = simhash
-EXTVERSION = 1.0
+EXTVERSION = 1.1
 MODULE_big = simhash
 
-# The install script is assembled from one file per feature (src/sql/NN_feature.sql), in name order.
+# The current version's install script is assembled from one file per feature
+# (src/sql/NN_feature.sql), in name order. Released versions' install scripts are frozen and the
+# upgrade scripts between versions are written by hand, both in src/sql/versions/.
 INSTALL_SQL_PARTS = $(sort $(wildcard src/sql/*.sql))
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql
+DATA = $(sort $(wildcard src/sql/versions/$(EXTENSION)--*.sql))
 
 CORE_SRCS   = $(sort $(wildcard src/core/*.cpp))
 BRIDGE_SRCS = $(sort $(wildcard src/bridge/*.cpp))
