@@ -123,9 +123,10 @@ simhash_sample_pairs(PG_FUNCTION_ARGS)
 	{
 		/*
 		 * Rows ordered by group, then id (the canonical order); groups numbered 1, 2, ... whatever
-		 * the group column's type.
+		 * the group column's type. The source runs under the caller's search_path; the SQL around
+		 * it names its one function with its schema, so nothing planted in that path can stand in.
 		 */
-		char	   *ranked = psprintf("SELECT g.c1, dense_rank() OVER (ORDER BY g.c2) FROM (%s) g(c1, c2) "
+		char	   *ranked = psprintf("SELECT g.c1, pg_catalog.dense_rank() OVER (ORDER BY g.c2) FROM (%s) g(c1, c2) "
 									  "WHERE g.c2 IS NOT NULL", source);
 		size_t		ngroups = 0;
 		size_t	   *starts;

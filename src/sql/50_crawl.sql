@@ -6,14 +6,16 @@ CREATE FUNCTION simhash_pairs(source text, k integer DEFAULT 5)
 CREATE FUNCTION simhash_clusters(source text, k integer DEFAULT 5, singletons boolean DEFAULT false)
     RETURNS TABLE (id bigint, cluster_id bigint)
     AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+-- The body is bound when the function is created, every name qualified; no pinned search_path,
+-- because the source runs under the caller's (see 60_analysis.sql).
 CREATE FUNCTION simhash_cluster_summary(source text, k integer DEFAULT 5)
     RETURNS TABLE (cluster_id bigint, size bigint, representative bigint)
     LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE
     BEGIN ATOMIC
-        SELECT c.cluster_id, count(*), min(c.id)
+        SELECT c.cluster_id, pg_catalog.count(*), pg_catalog.min(c.id)
         FROM @extschema@.simhash_clusters(source, k) c
         GROUP BY c.cluster_id
-        ORDER BY count(*) DESC, c.cluster_id;
+        ORDER BY pg_catalog.count(*) DESC, c.cluster_id;
     END;
 CREATE FUNCTION simhash_band_keys(sh simhash, k integer) RETURNS bigint[]
     AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

@@ -1,6 +1,13 @@
 -- ===== Choosing the threshold: simhash against the legacy fingerprints =====================
 -- Sources are SQL text, as for the crawl-scale jobs. Pair sources return one row per pair of pages
 -- with (fp_diff, sh_diff) as their first two columns; histogram sources (fp_diff, sh_diff, pairs).
+--
+-- search_path (CVE-2018-1058, CVE-2020-14350): a source is the caller's own SQL and runs under the
+-- caller's search_path, so the functions that run one cannot pin theirs. Their bodies instead name
+-- every function, operator and type they use with its schema (pg_catalog.format,
+-- OPERATOR(pg_catalog.<=), @extschema@.hamming, pg_catalog.record): nothing a role plants in a
+-- schema of the caller's path is ever resolved. Functions that run no source pin
+-- search_path = pg_catalog, pg_temp. sql/search_path_hostile.sql plants look-alikes of every name.
 
 CREATE FUNCTION simhash_sample_pairs(source text, pairs bigint, seed bigint DEFAULT 0,
                                      within_group boolean DEFAULT false)
@@ -15,31 +22,34 @@ CREATE FUNCTION simhash_threshold_pairs(source text, k integer DEFAULT 5, d inte
     RETURNS TABLE (id_a bigint, id_b bigint, fp_diff integer, sh_diff integer)
     LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
 BEGIN
-    IF k NOT BETWEEN 0 AND 64 THEN
+    IF k OPERATOR(pg_catalog.<) 0 OR k OPERATOR(pg_catalog.>) 64 THEN
         RAISE EXCEPTION 'simhash radius k must be between 0 and 64, got %', k USING ERRCODE = '22023';
     END IF;
-    IF d NOT BETWEEN 0 AND 127 THEN
+    IF d OPERATOR(pg_catalog.<) 0 OR d OPERATOR(pg_catalog.>) 127 THEN
         RAISE EXCEPTION 'fingerprint difference d must be between 0 and 127, got %', d USING ERRCODE = '22023';
     END IF;
-    RETURN QUERY EXECUTE format($q$
+    RETURN QUERY EXECUTE pg_catalog.format($q$
         WITH src AS MATERIALIZED (SELECT s.id::bigint AS id, s.sh, s.fp FROM (%1$s) s(id, sh, fp)
                                   WHERE s.id IS NOT NULL AND s.sh IS NOT NULL AND s.fp IS NOT NULL),
-        keys AS (SELECT id, unnest(@extschema@.fingerprint_band_keys(fp, %3$s)) AS key FROM src),
+        keys AS (SELECT id, pg_catalog.unnest(@extschema@.fingerprint_band_keys(fp, %3$s)) AS key FROM src),
         candidates AS (
-            SELECT p.id_a, p.id_b FROM @extschema@.simhash_pairs('SELECT id, sh FROM (' || %4$L || ') s(id, sh, fp)', %2$s) p
+            SELECT p.id_a, p.id_b FROM @extschema@.simhash_pairs(%4$L, %2$s) p
             UNION
-            SELECT a.id, b.id FROM keys a JOIN keys b ON a.key = b.key AND a.id < b.id)
+            SELECT a.id, b.id FROM keys a JOIN keys b
+                ON a.key OPERATOR(pg_catalog.=) b.key AND a.id OPERATOR(pg_catalog.<) b.id)
         SELECT c.id_a, c.id_b, @extschema@.fingerprint_diff(a.fp, b.fp), @extschema@.hamming(a.sh, b.sh)::integer
-        FROM candidates c JOIN src a ON a.id = c.id_a JOIN src b ON b.id = c.id_b
-        WHERE @extschema@.hamming(a.sh, b.sh) <= %2$s OR @extschema@.fingerprint_diff(a.fp, b.fp) <= %3$s
-        ORDER BY 1, 2 $q$, source, k, d, source);
+        FROM candidates c JOIN src a ON a.id OPERATOR(pg_catalog.=) c.id_a
+                          JOIN src b ON b.id OPERATOR(pg_catalog.=) c.id_b
+        WHERE @extschema@.hamming(a.sh, b.sh) OPERATOR(@extschema@.<=) %2$s
+           OR @extschema@.fingerprint_diff(a.fp, b.fp) OPERATOR(pg_catalog.<=) %3$s
+        ORDER BY 1, 2 $q$, source, k, d, pg_catalog.format('SELECT id, sh FROM (%s) s(id, sh, fp)', source));
 END $$;
 COMMENT ON FUNCTION simhash_threshold_pairs(text, integer, integer) IS
     'every pair with simhash distance <= k or fingerprint difference <= d, from a source (id, sh, fp)';
 
 -- Checks one (fp_diff, sh_diff) of a pair source.
 CREATE FUNCTION simhash_check_differences(fp_diff bigint, sh_diff bigint) RETURNS void
-    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
     IF fp_diff IS NULL OR sh_diff IS NULL THEN
         RAISE EXCEPTION 'a pair has a NULL difference' USING ERRCODE = '22004',
@@ -57,10 +67,11 @@ CREATE FUNCTION simhash_joint_histogram(source text)
     RETURNS TABLE (fp_diff integer, sh_diff integer, pairs bigint)
     LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
 DECLARE
-    cell record;
+    cell pg_catalog.record;
 BEGIN
-    FOR cell IN EXECUTE format(
-        'SELECT s.f::bigint AS f, s.h::bigint AS h, count(*) AS n FROM (%s) s(f, h) GROUP BY 1, 2 ORDER BY 1, 2', source)
+    FOR cell IN EXECUTE pg_catalog.format(
+        'SELECT s.f::bigint AS f, s.h::bigint AS h, pg_catalog.count(*) AS n FROM (%s) s(f, h) GROUP BY 1, 2 ORDER BY 1, 2',
+        source)
     LOOP
         PERFORM @extschema@.simhash_check_differences(cell.f, cell.h);
         fp_diff := cell.f; sh_diff := cell.h; pairs := cell.n;
@@ -76,28 +87,30 @@ CREATE FUNCTION simhash_quadrants(source text, d integer DEFAULT 6, k integer DE
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
 DECLARE
     both_dup bigint := 0; sh_only bigint := 0; fp_only bigint := 0; neither bigint := 0; seen bigint := 0;
-    cell record;
+    cell pg_catalog.record;
 BEGIN
     IF source IS NULL OR d IS NULL OR k IS NULL THEN
         RAISE EXCEPTION 'source, d and k must not be NULL' USING ERRCODE = '22004';
     END IF;
-    IF d NOT BETWEEN 0 AND 128 OR k NOT BETWEEN 0 AND 64 THEN
+    IF d OPERATOR(pg_catalog.<) 0 OR d OPERATOR(pg_catalog.>) 128
+       OR k OPERATOR(pg_catalog.<) 0 OR k OPERATOR(pg_catalog.>) 64 THEN
         RAISE EXCEPTION 'thresholds must be d in 0..128 and k in 0..64, got d = %, k = %', d, k USING ERRCODE = '22023';
     END IF;
     FOR cell IN SELECT * FROM @extschema@.simhash_joint_histogram(source) LOOP
-        seen := seen + cell.pairs;
-        IF cell.fp_diff <= d AND cell.sh_diff <= k THEN both_dup := both_dup + cell.pairs;
-        ELSIF cell.sh_diff <= k THEN sh_only := sh_only + cell.pairs;
-        ELSIF cell.fp_diff <= d THEN fp_only := fp_only + cell.pairs;
-        ELSE neither := neither + cell.pairs;
+        seen := seen OPERATOR(pg_catalog.+) cell.pairs;
+        IF cell.fp_diff OPERATOR(pg_catalog.<=) d AND cell.sh_diff OPERATOR(pg_catalog.<=) k THEN
+            both_dup := both_dup OPERATOR(pg_catalog.+) cell.pairs;
+        ELSIF cell.sh_diff OPERATOR(pg_catalog.<=) k THEN sh_only := sh_only OPERATOR(pg_catalog.+) cell.pairs;
+        ELSIF cell.fp_diff OPERATOR(pg_catalog.<=) d THEN fp_only := fp_only OPERATOR(pg_catalog.+) cell.pairs;
+        ELSE neither := neither OPERATOR(pg_catalog.+) cell.pairs;
         END IF;
     END LOOP;
     IF total_pairs IS NOT NULL THEN
-        IF total_pairs < seen THEN
+        IF total_pairs OPERATOR(pg_catalog.<) seen THEN
             RAISE EXCEPTION 'total_pairs (%) is smaller than the % pairs of the source', total_pairs, seen
                 USING ERRCODE = '22023';
         END IF;
-        neither := neither + (total_pairs - seen);
+        neither := neither OPERATOR(pg_catalog.+) (total_pairs OPERATOR(pg_catalog.-) seen);
     END IF;
     RETURN QUERY VALUES ('both duplicate', 'duplicate', 'duplicate', both_dup),
                         ('simhash only', 'different', 'duplicate', sh_only),
@@ -113,24 +126,31 @@ CREATE FUNCTION simhash_threshold_sweep(source text, d integer DEFAULT 6, max_k 
                    recommended boolean)
     LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
 BEGIN
-    IF d NOT BETWEEN 0 AND 128 OR max_k NOT BETWEEN 0 AND 64 THEN
+    IF d OPERATOR(pg_catalog.<) 0 OR d OPERATOR(pg_catalog.>) 128
+       OR max_k OPERATOR(pg_catalog.<) 0 OR max_k OPERATOR(pg_catalog.>) 64 THEN
         RAISE EXCEPTION 'thresholds must be d in 0..128 and max_k in 0..64, got d = %, max_k = %', d, max_k
             USING ERRCODE = '22023';
     END IF;
-    IF allowed < 0 THEN
+    IF allowed OPERATOR(pg_catalog.<) 0 THEN
         RAISE EXCEPTION 'allowed must not be negative, got %', allowed USING ERRCODE = '22023';
     END IF;
     RETURN QUERY
     WITH h AS (SELECT * FROM @extschema@.simhash_joint_histogram(source)),
     sweep AS (
         SELECT g.k,
-               coalesce(sum(h.pairs) FILTER (WHERE h.sh_diff <= g.k), 0)::bigint AS flagged,
-               coalesce(sum(h.pairs) FILTER (WHERE h.sh_diff <= g.k AND h.fp_diff > d), 0)::bigint AS fp_different,
-               coalesce(sum(h.pairs) FILTER (WHERE h.sh_diff > g.k AND h.fp_diff <= d), 0)::bigint AS missed
-        FROM generate_series(0, max_k) g(k) LEFT JOIN h ON true
+               coalesce(pg_catalog.sum(h.pairs) FILTER (WHERE h.sh_diff OPERATOR(pg_catalog.<=) g.k), 0)::bigint
+                   AS flagged,
+               coalesce(pg_catalog.sum(h.pairs) FILTER (WHERE h.sh_diff OPERATOR(pg_catalog.<=) g.k
+                                                         AND h.fp_diff OPERATOR(pg_catalog.>) d), 0)::bigint
+                   AS fp_different,
+               coalesce(pg_catalog.sum(h.pairs) FILTER (WHERE h.sh_diff OPERATOR(pg_catalog.>) g.k
+                                                         AND h.fp_diff OPERATOR(pg_catalog.<=) d), 0)::bigint
+                   AS missed
+        FROM pg_catalog.generate_series(0, max_k) g(k) LEFT JOIN h ON true
         GROUP BY g.k)
     SELECT s.k, s.flagged, s.fp_different, s.missed,
-           coalesce(s.k = (SELECT max(s2.k) FROM sweep s2 WHERE s2.fp_different <= allowed), false)
+           coalesce(s.k OPERATOR(pg_catalog.=) (SELECT pg_catalog.max(s2.k) FROM sweep s2
+                                                WHERE s2.fp_different OPERATOR(pg_catalog.<=) allowed), false)
     FROM sweep s ORDER BY s.k;
 END $$;
 COMMENT ON FUNCTION simhash_threshold_sweep(text, integer, integer, bigint) IS

@@ -1,2 +1,145 @@
 -- simhash 1.0 -> 1.1 (ALTER EXTENSION simhash UPDATE TO '1.1')
 \echo Use "ALTER EXTENSION simhash UPDATE TO '1.1'" to load this file. \quit
+
+-- ===== search_path hardening (CVE-2018-1058 / CVE-2020-14350 class) =====
+-- The SQL and PL/pgSQL functions resolved format(), unnest(), count(), operators and types through
+-- the caller's search_path, so a role able to create objects in any schema of that path could run
+-- code as the caller. They now name everything with its schema (the ones that run a source, which
+-- keeps the caller's path) or pin search_path = pg_catalog, pg_temp (the others). Same signatures,
+-- results and comments as in 1.0: only the bodies and the pinned setting change. Nothing to rebuild.
+CREATE OR REPLACE FUNCTION simhash_cluster_summary(source text, k integer DEFAULT 5)
+    RETURNS TABLE (cluster_id bigint, size bigint, representative bigint)
+    LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE
+    BEGIN ATOMIC
+        SELECT c.cluster_id, pg_catalog.count(*), pg_catalog.min(c.id)
+        FROM @extschema@.simhash_clusters(source, k) c
+        GROUP BY c.cluster_id
+        ORDER BY pg_catalog.count(*) DESC, c.cluster_id;
+    END;
+
+CREATE OR REPLACE FUNCTION simhash_threshold_pairs(source text, k integer DEFAULT 5, d integer DEFAULT 6)
+    RETURNS TABLE (id_a bigint, id_b bigint, fp_diff integer, sh_diff integer)
+    LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
+BEGIN
+    IF k OPERATOR(pg_catalog.<) 0 OR k OPERATOR(pg_catalog.>) 64 THEN
+        RAISE EXCEPTION 'simhash radius k must be between 0 and 64, got %', k USING ERRCODE = '22023';
+    END IF;
+    IF d OPERATOR(pg_catalog.<) 0 OR d OPERATOR(pg_catalog.>) 127 THEN
+        RAISE EXCEPTION 'fingerprint difference d must be between 0 and 127, got %', d USING ERRCODE = '22023';
+    END IF;
+    RETURN QUERY EXECUTE pg_catalog.format($q$
+        WITH src AS MATERIALIZED (SELECT s.id::bigint AS id, s.sh, s.fp FROM (%1$s) s(id, sh, fp)
+                                  WHERE s.id IS NOT NULL AND s.sh IS NOT NULL AND s.fp IS NOT NULL),
+        keys AS (SELECT id, pg_catalog.unnest(@extschema@.fingerprint_band_keys(fp, %3$s)) AS key FROM src),
+        candidates AS (
+            SELECT p.id_a, p.id_b FROM @extschema@.simhash_pairs(%4$L, %2$s) p
+            UNION
+            SELECT a.id, b.id FROM keys a JOIN keys b
+                ON a.key OPERATOR(pg_catalog.=) b.key AND a.id OPERATOR(pg_catalog.<) b.id)
+        SELECT c.id_a, c.id_b, @extschema@.fingerprint_diff(a.fp, b.fp), @extschema@.hamming(a.sh, b.sh)::integer
+        FROM candidates c JOIN src a ON a.id OPERATOR(pg_catalog.=) c.id_a
+                          JOIN src b ON b.id OPERATOR(pg_catalog.=) c.id_b
+        WHERE @extschema@.hamming(a.sh, b.sh) OPERATOR(@extschema@.<=) %2$s
+           OR @extschema@.fingerprint_diff(a.fp, b.fp) OPERATOR(pg_catalog.<=) %3$s
+        ORDER BY 1, 2 $q$, source, k, d, pg_catalog.format('SELECT id, sh FROM (%s) s(id, sh, fp)', source));
+END $$;
+
+CREATE OR REPLACE FUNCTION simhash_check_differences(fp_diff bigint, sh_diff bigint) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    IF fp_diff IS NULL OR sh_diff IS NULL THEN
+        RAISE EXCEPTION 'a pair has a NULL difference' USING ERRCODE = '22004',
+            HINT = 'The source must return (fp_diff, sh_diff) for every pair.';
+    END IF;
+    IF fp_diff NOT BETWEEN 0 AND 128 OR sh_diff NOT BETWEEN 0 AND 64 THEN
+        RAISE EXCEPTION 'a pair has differences (%, %) outside fingerprint 0..128, simhash 0..64', fp_diff, sh_diff
+            USING ERRCODE = '22023';
+    END IF;
+END $$;
+
+CREATE OR REPLACE FUNCTION simhash_joint_histogram(source text)
+    RETURNS TABLE (fp_diff integer, sh_diff integer, pairs bigint)
+    LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
+DECLARE
+    cell pg_catalog.record;
+BEGIN
+    FOR cell IN EXECUTE pg_catalog.format(
+        'SELECT s.f::bigint AS f, s.h::bigint AS h, pg_catalog.count(*) AS n FROM (%s) s(f, h) GROUP BY 1, 2 ORDER BY 1, 2',
+        source)
+    LOOP
+        PERFORM @extschema@.simhash_check_differences(cell.f, cell.h);
+        fp_diff := cell.f; sh_diff := cell.h; pairs := cell.n;
+        RETURN NEXT;
+    END LOOP;
+END $$;
+
+CREATE OR REPLACE FUNCTION simhash_quadrants(source text, d integer DEFAULT 6, k integer DEFAULT 5,
+                                  total_pairs bigint DEFAULT NULL)
+    RETURNS TABLE (quadrant text, fingerprints_say text, simhash_says text, pairs bigint)
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
+DECLARE
+    both_dup bigint := 0; sh_only bigint := 0; fp_only bigint := 0; neither bigint := 0; seen bigint := 0;
+    cell pg_catalog.record;
+BEGIN
+    IF source IS NULL OR d IS NULL OR k IS NULL THEN
+        RAISE EXCEPTION 'source, d and k must not be NULL' USING ERRCODE = '22004';
+    END IF;
+    IF d OPERATOR(pg_catalog.<) 0 OR d OPERATOR(pg_catalog.>) 128
+       OR k OPERATOR(pg_catalog.<) 0 OR k OPERATOR(pg_catalog.>) 64 THEN
+        RAISE EXCEPTION 'thresholds must be d in 0..128 and k in 0..64, got d = %, k = %', d, k USING ERRCODE = '22023';
+    END IF;
+    FOR cell IN SELECT * FROM @extschema@.simhash_joint_histogram(source) LOOP
+        seen := seen OPERATOR(pg_catalog.+) cell.pairs;
+        IF cell.fp_diff OPERATOR(pg_catalog.<=) d AND cell.sh_diff OPERATOR(pg_catalog.<=) k THEN
+            both_dup := both_dup OPERATOR(pg_catalog.+) cell.pairs;
+        ELSIF cell.sh_diff OPERATOR(pg_catalog.<=) k THEN sh_only := sh_only OPERATOR(pg_catalog.+) cell.pairs;
+        ELSIF cell.fp_diff OPERATOR(pg_catalog.<=) d THEN fp_only := fp_only OPERATOR(pg_catalog.+) cell.pairs;
+        ELSE neither := neither OPERATOR(pg_catalog.+) cell.pairs;
+        END IF;
+    END LOOP;
+    IF total_pairs IS NOT NULL THEN
+        IF total_pairs OPERATOR(pg_catalog.<) seen THEN
+            RAISE EXCEPTION 'total_pairs (%) is smaller than the % pairs of the source', total_pairs, seen
+                USING ERRCODE = '22023';
+        END IF;
+        neither := neither OPERATOR(pg_catalog.+) (total_pairs OPERATOR(pg_catalog.-) seen);
+    END IF;
+    RETURN QUERY VALUES ('both duplicate', 'duplicate', 'duplicate', both_dup),
+                        ('simhash only', 'different', 'duplicate', sh_only),
+                        ('fingerprints only', 'duplicate', 'different', fp_only),
+                        ('neither', 'different', 'different', neither);
+END $$;
+
+CREATE OR REPLACE FUNCTION simhash_threshold_sweep(source text, d integer DEFAULT 6, max_k integer DEFAULT 10,
+                                        allowed bigint DEFAULT 0)
+    RETURNS TABLE (k integer, flagged bigint, flagged_fp_different bigint, fp_flagged_missed bigint,
+                   recommended boolean)
+    LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
+BEGIN
+    IF d OPERATOR(pg_catalog.<) 0 OR d OPERATOR(pg_catalog.>) 128
+       OR max_k OPERATOR(pg_catalog.<) 0 OR max_k OPERATOR(pg_catalog.>) 64 THEN
+        RAISE EXCEPTION 'thresholds must be d in 0..128 and max_k in 0..64, got d = %, max_k = %', d, max_k
+            USING ERRCODE = '22023';
+    END IF;
+    IF allowed OPERATOR(pg_catalog.<) 0 THEN
+        RAISE EXCEPTION 'allowed must not be negative, got %', allowed USING ERRCODE = '22023';
+    END IF;
+    RETURN QUERY
+    WITH h AS (SELECT * FROM @extschema@.simhash_joint_histogram(source)),
+    sweep AS (
+        SELECT g.k,
+               coalesce(pg_catalog.sum(h.pairs) FILTER (WHERE h.sh_diff OPERATOR(pg_catalog.<=) g.k), 0)::bigint
+                   AS flagged,
+               coalesce(pg_catalog.sum(h.pairs) FILTER (WHERE h.sh_diff OPERATOR(pg_catalog.<=) g.k
+                                                         AND h.fp_diff OPERATOR(pg_catalog.>) d), 0)::bigint
+                   AS fp_different,
+               coalesce(pg_catalog.sum(h.pairs) FILTER (WHERE h.sh_diff OPERATOR(pg_catalog.>) g.k
+                                                         AND h.fp_diff OPERATOR(pg_catalog.<=) d), 0)::bigint
+                   AS missed
+        FROM pg_catalog.generate_series(0, max_k) g(k) LEFT JOIN h ON true
+        GROUP BY g.k)
+    SELECT s.k, s.flagged, s.fp_different, s.missed,
+           coalesce(s.k OPERATOR(pg_catalog.=) (SELECT pg_catalog.max(s2.k) FROM sweep s2
+                                                WHERE s2.fp_different OPERATOR(pg_catalog.<=) allowed), false)
+    FROM sweep s ORDER BY s.k;
+END $$;
