@@ -3,6 +3,7 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
+#include "source_hint.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -65,9 +66,15 @@ read_crawl_source(const char *source, Oid simhash_type, size_t bytes_per_row)
 	size_t		limit_bytes = (size_t) sh_pairs_memory_limit_kb * 1024;
 	SPIPlanPtr	plan;
 	Portal		portal;
+	ErrorContextCallback hint_callback;
 	Oid			id_type;
 	int64	   *sorted;
 
+	/* Errors of the source under an empty search_path (pg_restore) get a hint: see source_hint.h. */
+	hint_callback.callback = sh_source_search_path_hint;
+	hint_callback.arg = NULL;
+	hint_callback.previous = error_context_stack;
+	error_context_stack = &hint_callback;
 	SPI_connect();
 	plan = SPI_prepare(source, 0, NULL);
 	if (plan == NULL)
@@ -129,6 +136,7 @@ read_crawl_source(const char *source, Oid simhash_type, size_t bytes_per_row)
 	}
 	SPI_cursor_close(portal);
 	SPI_finish();
+	error_context_stack = hint_callback.previous;
 
 	if (skipped > 0)
 		ereport(NOTICE,

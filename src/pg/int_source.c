@@ -3,6 +3,7 @@
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "source_hint.h"
 #include "utils/memutils.h"
 
 #define FETCH_ROWS 10000
@@ -16,6 +17,7 @@ read_int_source(const char *source, int ncols, const char *order_by)
 	StringInfoData query;
 	SPIPlanPtr	plan;
 	Portal		portal;
+	ErrorContextCallback hint_callback;
 
 	Assert(ncols >= 1 && ncols <= 3);
 	initStringInfo(&query);
@@ -29,6 +31,11 @@ read_int_source(const char *source, int ncols, const char *order_by)
 	if (order_by)
 		appendStringInfo(&query, " ORDER BY %s", order_by);
 
+	/* Errors of the source under an empty search_path (pg_restore) get a hint: see source_hint.h. */
+	hint_callback.callback = sh_source_search_path_hint;
+	hint_callback.arg = NULL;
+	hint_callback.previous = error_context_stack;
+	error_context_stack = &hint_callback;
 	SPI_connect();
 	plan = SPI_prepare(query.data, 0, NULL);
 	if (plan == NULL)
@@ -75,6 +82,7 @@ read_int_source(const char *source, int ncols, const char *order_by)
 	}
 	SPI_cursor_close(portal);
 	SPI_finish();
+	error_context_stack = hint_callback.previous;
 	pfree(query.data);
 	return result;
 }

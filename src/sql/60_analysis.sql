@@ -21,6 +21,8 @@ COMMENT ON FUNCTION simhash_sample_pairs(text, bigint, bigint, boolean) IS
 CREATE FUNCTION simhash_threshold_pairs(source text, k integer DEFAULT 5, d integer DEFAULT 6)
     RETURNS TABLE (id_a bigint, id_b bigint, fp_diff integer, sh_diff integer)
     LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
+DECLARE
+    message text;
 BEGIN
     IF k OPERATOR(pg_catalog.<) 0 OR k OPERATOR(pg_catalog.>) 64 THEN
         RAISE EXCEPTION 'simhash radius k must be between 0 and 64, got %', k USING ERRCODE = '22023';
@@ -43,6 +45,18 @@ BEGIN
         WHERE @extschema@.hamming(a.sh, b.sh) OPERATOR(@extschema@.<=) %2$s
            OR @extschema@.fingerprint_diff(a.fp, b.fp) OPERATOR(pg_catalog.<=) %3$s
         ORDER BY 1, 2 $q$, source, k, d, pg_catalog.format('SELECT id, sh FROM (%s) s(id, sh, fp)', source));
+EXCEPTION WHEN undefined_table OR undefined_function OR undefined_object THEN
+    -- The source's error under an empty search_path (pg_restore) says why: see src/pg/source_hint.h.
+    IF EXISTS (SELECT FROM pg_catalog.unnest(pg_catalog.current_schemas(false)) s(nsp)
+               WHERE s.nsp OPERATOR(pg_catalog.<>) 'pg_catalog' AND NOT pg_catalog.starts_with(s.nsp, 'pg_temp')) THEN
+        RAISE;
+    END IF;
+    GET STACKED DIAGNOSTICS message = MESSAGE_TEXT;
+    RAISE EXCEPTION USING MESSAGE = message, ERRCODE = SQLSTATE,
+        HINT = 'The source query runs with the caller''s search_path, which names no schema here '
+               '(pg_restore and REFRESH MATERIALIZED VIEW during a restore run with an empty one). '
+               'Schema-qualify what the source names, e.g. SELECT id, sh FROM public.pages, or select from '
+               'a schema-qualified view.';
 END $$;
 COMMENT ON FUNCTION simhash_threshold_pairs(text, integer, integer) IS
     'every pair with simhash distance <= k or fingerprint difference <= d, from a source (id, sh, fp)';
@@ -68,6 +82,7 @@ CREATE FUNCTION simhash_joint_histogram(source text)
     LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
 DECLARE
     cell pg_catalog.record;
+    message text;
 BEGIN
     FOR cell IN EXECUTE pg_catalog.format(
         'SELECT s.f::bigint AS f, s.h::bigint AS h, pg_catalog.count(*) AS n FROM (%s) s(f, h) GROUP BY 1, 2 ORDER BY 1, 2',
@@ -77,6 +92,18 @@ BEGIN
         fp_diff := cell.f; sh_diff := cell.h; pairs := cell.n;
         RETURN NEXT;
     END LOOP;
+EXCEPTION WHEN undefined_table OR undefined_function OR undefined_object THEN
+    -- The source's error under an empty search_path (pg_restore) says why: see src/pg/source_hint.h.
+    IF EXISTS (SELECT FROM pg_catalog.unnest(pg_catalog.current_schemas(false)) s(nsp)
+               WHERE s.nsp OPERATOR(pg_catalog.<>) 'pg_catalog' AND NOT pg_catalog.starts_with(s.nsp, 'pg_temp')) THEN
+        RAISE;
+    END IF;
+    GET STACKED DIAGNOSTICS message = MESSAGE_TEXT;
+    RAISE EXCEPTION USING MESSAGE = message, ERRCODE = SQLSTATE,
+        HINT = 'The source query runs with the caller''s search_path, which names no schema here '
+               '(pg_restore and REFRESH MATERIALIZED VIEW during a restore run with an empty one). '
+               'Schema-qualify what the source names, e.g. SELECT id, sh FROM public.pages, or select from '
+               'a schema-qualified view.';
 END $$;
 COMMENT ON FUNCTION simhash_joint_histogram(text) IS
     'pairs per (fingerprint difference, simhash difference) cell, from a pair source (fp_diff, sh_diff)';
