@@ -7,18 +7,9 @@
 #include <stdexcept>
 
 #include "bridge_common.h"
+#include "core_errors.hpp"
 
 namespace simhash {
-
-// Thrown by core code for input the caller must be told about (mapped to SH_ERR_INVALID_ARGUMENT).
-struct InvalidArgument : std::invalid_argument {
-    using std::invalid_argument::invalid_argument;
-};
-
-// Thrown when a documented limit would be crossed (mapped to SH_ERR_LIMIT_EXCEEDED).
-struct LimitExceeded : std::length_error {
-    using std::length_error::length_error;
-};
 
 template <typename F>
 sh_status guarded(sh_error *err, F &&body) noexcept

@@ -9,20 +9,16 @@
 #include <limits>
 #include <string>
 
-#include "bridge_guard.hpp"
+#include "core_errors.hpp"
 #include "hamming.h"
+#include "mih_blocks.h"
 
 namespace simhash {
 namespace {
 
-int block_len(int blocks, int b) { return 64 / blocks + (b < 64 % blocks ? 1 : 0); }
-
-int block_start(int blocks, int b)
-{
-    int s = 0;
-    for (int i = 0; i < b; ++i) s += block_len(blocks, i);
-    return s;
-}
+// The blocks are those of the indexes (mih_blocks.h), for any count from 1 to 64.
+int block_len(int blocks, int b) { return sh_mih_block_len(blocks, b); }
+int block_start(int blocks, int b) { return sh_mih_block_start(blocks, b); }
 
 double choose(int n, int r)
 {

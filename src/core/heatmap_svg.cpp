@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <map>
 
-#include "bridge_guard.hpp"
+#include "core_errors.hpp"
 
 namespace simhash {
 

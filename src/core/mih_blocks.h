@@ -1,17 +1,20 @@
 /*
- * Multi-index hashing blocks: the 64 bits are split into m contiguous blocks (3 <= m <= 8) of
- * 64/m bits (the first 64 % m blocks one bit longer). Two hashes within distance k differ in at
- * most floor(k/m) bits on at least one block (pigeonhole), so a radius query needs only the index
- * keys of the block values within floor(k/m) bits of the query's blocks.
+ * Multi-index hashing blocks: the 64 bits are split into m contiguous blocks of 64/m bits (the
+ * first 64 % m blocks one bit longer). Two hashes within distance k differ in at most floor(k/m)
+ * bits on at least one block (pigeonhole), so a radius query needs only the block values within
+ * floor(k/m) bits of the query's blocks. Plain C, shared by the simhash_mih access method (2..4
+ * sorted tables), the GIN operator class simhash_mih_ops (3..8 blocks, SH_MIH_*_BLOCKS), the
+ * all-pairs job (any count from 1 to 64) and the core tests.
  *
- * A key packs (block number, block value) into a non-negative int32: number << 24 | value
- * (a block has at most 22 bits). Plain C, shared by the GIN glue and the core tests.
+ * A GIN key packs (block number, block value) into a non-negative int32: number << 24 | value
+ * (a block of the GIN class has at most 22 bits).
  */
 #ifndef SIMHASH_MIH_BLOCKS_H
 #define SIMHASH_MIH_BLOCKS_H
 
 #include <stdint.h>
 
+/* The block counts of the GIN operator class. */
 #define SH_MIH_MIN_BLOCKS 3
 #define SH_MIH_MAX_BLOCKS 8
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "bit_counts.hpp"
-#include "bridge_guard.hpp"
+#include "core_errors.hpp"
 #include "charikar.h"
 #include "distinct_features.hpp"
 #include "minhash_sketch.hpp"

@@ -7,7 +7,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#include "bridge_guard.hpp"
+#include "core_errors.hpp"
 #include "utf8_encode.hpp"
 
 namespace simhash {

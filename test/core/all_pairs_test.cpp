@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "all_pairs.hpp"
-#include "bridge_guard.hpp"
+#include "core_errors.hpp"
 #include "hamming.h"
 
 using namespace simhash;
