@@ -108,6 +108,8 @@ SELECT q::simhash AS q FROM unnest(ARRAY['deadbeef00000000', 'deadbeef00000001',
 UNION ALL SELECT sh FROM d WHERE id % 997 = 0 AND sh IS NOT NULL;
 CREATE TABLE d_inserted (LIKE d);
 CREATE INDEX ON d_inserted USING gist (sh);
+-- Seeded, so that a failure can be reproduced.
+SELECT setseed(0.11) AS seeded \gset
 INSERT INTO d_inserted SELECT * FROM d ORDER BY random();
 CREATE TABLE d_buffered AS SELECT * FROM d ORDER BY random();
 CREATE INDEX ON d_buffered USING gist (sh) WITH (buffering = on);

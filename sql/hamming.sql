@@ -1,6 +1,8 @@
 -- hamming(), <->, and the hamming_distance domain's comparisons.
 
 -- Against a reference popcount (bit_count of the xor as bit(64)) on random pairs, signed bigints too.
+-- Seeded, so that a failure can be reproduced.
+SELECT setseed(0.12) AS seeded \gset
 CREATE TEMP TABLE pairs AS
 SELECT ((random() - 0.5) * 1.8e19)::numeric::bigint AS x, ((random() - 0.5) * 1.8e19)::numeric::bigint AS y
 FROM generate_series(1, 2000);

@@ -24,7 +24,7 @@ for my $n (0 .. $#indexes)
         CREATE INDEX t_idx ON t $def;
     });
     $node->pgbench(
-        '--no-vacuum --client=6 --jobs=3 --transactions=150',
+        '--no-vacuum --client=6 --jobs=3 --transactions=150 --random-seed=7',
         0,
         [qr{processed: 900/900}],
         [qr{^$}],
