@@ -32,15 +32,6 @@ typedef struct MihRadiusProbe
 	int			ords_cap;
 } MihRadiusProbe;
 
-bool
-mih_all_keys_hold(const MihScanState *so, uint64 h)
-{
-	for (int i = 0; i < so->nballs; i++)
-		if (__builtin_popcountll(h ^ so->centers[i]) > so->radii[i])
-			return false;
-	return true;
-}
-
 static void
 add_tid(MihScanState *so, const ItemPointerData *tid)
 {

@@ -34,7 +34,15 @@ typedef struct MihScanState
 	MihKnnState *knn;
 } MihScanState;
 
-extern bool mih_all_keys_hold(const MihScanState *so, uint64 h);
+/* True if hash h is within every ball of the scan's keys (always, for a scan without keys). */
+static inline bool
+mih_all_keys_hold(const MihScanState *so, uint64 h)
+{
+	for (int i = 0; i < so->nballs; i++)
+		if (__builtin_popcountll(h ^ so->centers[i]) > so->radii[i])
+			return false;
+	return true;
+}
 
 /* mih_am_knn.c */
 extern MihKnnState *mih_knn_begin(void);
