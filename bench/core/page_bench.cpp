@@ -26,7 +26,8 @@
 #include "html_text.hpp"
 #include "min_hashes.hpp"
 #include "minhash_sketch.hpp"
-#include "page_fingerprint.hpp"
+#include "page_min_hashes.hpp"
+#include "page_simhash.hpp"
 #include "text_features.hpp"
 
 namespace {
@@ -136,9 +137,9 @@ void time_simhash_text(benchmark::State &state, const simhash::PageOptions &opti
 {
     for (auto _ : state)
         for (const auto &page : g_pages) {
-            simhash::PageFingerprint fp(options);
+            simhash::PageSimhash fp(options);
             fp.feed(page.text.data(), page.text.size());
-            benchmark::DoNotOptimize(fp.simhash());
+            benchmark::DoNotOptimize(fp.result());
         }
     state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(g_text_bytes));
 }
@@ -245,23 +246,22 @@ void BM_SimhashHtml(benchmark::State &state)
     const auto options = default_options(true);
     for (auto _ : state)
         for (const auto &page : g_pages) {
-            simhash::PageFingerprint fp(options);
+            simhash::PageSimhash fp(options);
             fp.feed(page.html.data(), page.html.size());
-            benchmark::DoNotOptimize(fp.simhash());
+            benchmark::DoNotOptimize(fp.result());
         }
     state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(g_html_bytes));
 }
 
 void BM_FingerprintsText(benchmark::State &state)
 {
-    auto options = default_options(false);
-    options.legacy_min_hashes = true;
+    const auto options = default_options(false);
     uint64_t out[simhash::kMinHashes];
     for (auto _ : state)
         for (const auto &page : g_pages) {
-            simhash::PageFingerprint fp(options);
+            simhash::PageMinHashes fp(options.features, options.html);
             fp.feed(page.text.data(), page.text.size());
-            fp.min_hashes(out);
+            fp.result(out);
             benchmark::DoNotOptimize(out[0]);
         }
     state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(g_text_bytes));
@@ -269,14 +269,13 @@ void BM_FingerprintsText(benchmark::State &state)
 
 void BM_FingerprintsHtml(benchmark::State &state)
 {
-    auto options = default_options(true);
-    options.legacy_min_hashes = true;
+    const auto options = default_options(true);
     uint64_t out[simhash::kMinHashes];
     for (auto _ : state)
         for (const auto &page : g_pages) {
-            simhash::PageFingerprint fp(options);
+            simhash::PageMinHashes fp(options.features, options.html);
             fp.feed(page.html.data(), page.html.size());
-            fp.min_hashes(out);
+            fp.result(out);
             benchmark::DoNotOptimize(out[0]);
         }
     state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(g_html_bytes));

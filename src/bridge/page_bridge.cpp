@@ -1,13 +1,19 @@
 #include "page_bridge.h"
 
+#include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "bridge_guard.hpp"
 #include "html_text.hpp"
-#include "page_fingerprint.hpp"
+#include "page_min_hashes.hpp"
+#include "page_simhash.hpp"
 
+// A page is built for one result: its simhash or its legacy min-hashes.
 struct sh_page {
-    simhash::PageFingerprint fingerprint;
+    std::optional<simhash::PageSimhash> simhash;
+    std::optional<simhash::PageMinHashes> min_hashes;
 };
 
 struct sh_html_text {
@@ -31,24 +37,39 @@ extern "C" sh_status sh_page_new(const sh_page_options *o, sh_page **page, sh_er
                                                                 : simhash::Weighting::distinct;
         options.method = o->method == SH_METHOD_CHARIKAR ? simhash::Method::charikar : simhash::Method::minhash;
         options.html = o->html != 0;
-        options.legacy_min_hashes = o->legacy_min_hashes != 0;
-        *page = new sh_page{simhash::PageFingerprint(options)};
+        auto made = std::make_unique<sh_page>();
+        if (o->legacy_min_hashes)
+            made->min_hashes.emplace(options.features, options.html);
+        else
+            made->simhash.emplace(options);
+        *page = made.release();
     });
 }
 
 extern "C" sh_status sh_page_feed(sh_page *page, const char *data, size_t len, sh_error *err) noexcept
 {
-    return guarded(err, [&] { page->fingerprint.feed(data, len); });
+    return guarded(err, [&] {
+        if (page->simhash)
+            page->simhash->feed(data, len);
+        else
+            page->min_hashes->feed(data, len);
+    });
 }
 
 extern "C" sh_status sh_page_simhash(sh_page *page, uint64_t *result, sh_error *err) noexcept
 {
-    return guarded(err, [&] { *result = page->fingerprint.simhash(); });
+    return guarded(err, [&] {
+        if (!page->simhash) throw std::logic_error("the simhash of a page built for its min-hashes");
+        *result = page->simhash->result();
+    });
 }
 
 extern "C" sh_status sh_page_min_hashes(sh_page *page, uint64_t *result, sh_error *err) noexcept
 {
-    return guarded(err, [&] { page->fingerprint.min_hashes(result); });
+    return guarded(err, [&] {
+        if (!page->min_hashes) throw std::logic_error("the min-hashes of a page built for its simhash");
+        page->min_hashes->result(result);
+    });
 }
 
 extern "C" void sh_page_free(sh_page *page) noexcept { delete page; }

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "min_hashes.hpp"
-#include "page_fingerprint.hpp"
+#include "page_min_hashes.hpp"
 #include "resemblance_sets.hpp"
 
 using namespace simhash;
@@ -23,12 +23,10 @@ int differences(const uint64_t *a, const uint64_t *b)
 
 std::vector<uint64_t> page_min_hashes(const std::string &text)
 {
-    PageOptions options;
-    options.legacy_min_hashes = true;
-    PageFingerprint page(options);
+    PageMinHashes page(FeatureOptions{}, false);
     page.feed(text.data(), text.size());
     std::vector<uint64_t> out(kMinHashes);
-    page.min_hashes(out.data());
+    page.result(out.data());
     return out;
 }
 

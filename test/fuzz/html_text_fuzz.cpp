@@ -6,7 +6,7 @@
 
 #include "fuzz_support.hpp"
 #include "html_text.hpp"
-#include "page_fingerprint.hpp"
+#include "page_simhash.hpp"
 
 using namespace simhash;
 
@@ -34,11 +34,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     PageOptions as_html;
     as_html.html = true;
-    PageFingerprint from_html(as_html);
+    PageSimhash from_html(as_html);
     fuzz::Pieces page_pieces(data[0] + 1u, 97);
     fuzz::feed_in_pieces(html, len, page_pieces, [&](const char *p, std::size_t n) { from_html.feed(p, n); });
-    PageFingerprint from_text(PageOptions{});
+    PageSimhash from_text(PageOptions{});
     from_text.feed(whole.data(), whole.size());
-    fuzz::check(from_html.simhash() == from_text.simhash(), "simhash_html differs from simhash of html_text");
+    fuzz::check(from_html.result() == from_text.result(), "simhash_html differs from simhash of html_text");
     return 0;
 }

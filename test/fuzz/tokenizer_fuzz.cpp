@@ -13,7 +13,8 @@
 #include "fuzz_support.hpp"
 #include "min_hashes.hpp"
 #include "minhash_sketch.hpp"
-#include "page_fingerprint.hpp"
+#include "page_min_hashes.hpp"
+#include "page_simhash.hpp"
 #include "splitmix64.hpp"
 #include "text_features.hpp"
 
@@ -78,19 +79,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     many.finish(split);
     fuzz::check(split == whole, "features depend on how the text is split");
 
-    PageFingerprint page(options);
+    PageSimhash page(options);
     fuzz::Pieces page_pieces(data[2] + 2u, 32);
     fuzz::feed_in_pieces(text, len, page_pieces, [&](const char *p, std::size_t n) { page.feed(p, n); });
-    fuzz::check(page.simhash() == reference_simhash(whole, options),
+    fuzz::check(page.result() == reference_simhash(whole, options),
                 "simhash differs from the sketch or Charikar's sums over the features");
 
-    PageOptions legacy_options = options;
-    legacy_options.legacy_min_hashes = true;
-    PageFingerprint legacy(legacy_options);
+    PageMinHashes legacy(options.features, false);
     fuzz::Pieces legacy_pieces(data[2] + 1u, 64);
     fuzz::feed_in_pieces(text, len, legacy_pieces, [&](const char *p, std::size_t n) { legacy.feed(p, n); });
     uint64_t got[kMinHashes], expected[kMinHashes];
-    legacy.min_hashes(got);
+    legacy.result(got);
     min_hashes(whole.data(), whole.size(), expected);
     for (int i = 0; i < kMinHashes; ++i) fuzz::check(got[i] == expected[i], "min-hashes differ from the feature set's");
     return 0;

@@ -1,8 +1,7 @@
-#include "page_fingerprint.hpp"
+#include "page_simhash.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
 #include <string>
 
 #include "bit_counts.hpp"
@@ -42,62 +41,43 @@ void number_repeats(std::vector<uint64_t> &features)
 
 }  // namespace
 
-PageFingerprint::PageFingerprint(const PageOptions &options)
-    : options_(options), stream_(options.features)
+PageSimhash::PageSimhash(const PageOptions &options) : options_(options), front_(options.features, options.html)
 {
     validate(options);
-    if (options.html) html_.emplace();
-    simhash::min_hashes(nullptr, 0, legacy_entries_);
 }
 
 // A minimum can take the features piece by piece; sums over distinct or counted features cannot.
-bool PageFingerprint::folds() const
+bool PageSimhash::folds() const
 {
-    return options_.legacy_min_hashes ||
-           (options_.method == Method::minhash && options_.weighting == Weighting::distinct);
+    return options_.method == Method::minhash && options_.weighting == Weighting::distinct;
 }
 
-void PageFingerprint::fold()
+void PageSimhash::fold()
 {
     if (!folds()) return;
-    if (options_.legacy_min_hashes) {
-        keep_distinct(features_);  // fewer values to permute 128 times
-        add_min_hashes(features_.data(), features_.size(), legacy_entries_);
-    } else {
-        sketch_.add(features_.data(), features_.size());
-    }
+    sketch_.add(features_.data(), features_.size());
     features_.clear();
 }
 
-void PageFingerprint::feed(const char *data, std::size_t len)
+void PageSimhash::feed(const char *data, std::size_t len)
 {
-    if (!html_) {
-        stream_.feed(data, len, features_);
-    } else {
-        text_.clear();
-        html_->feed(data, len, text_);
-        stream_.feed(text_.data(), text_.size(), features_);
-    }
+    front_.feed(data, len, features_);
     fold();
 }
 
-void PageFingerprint::finish()
+uint64_t PageSimhash::result()
 {
-    if (finished_) return;
-    if (html_) {
-        text_.clear();
-        html_->finish(text_);
-        stream_.feed(text_.data(), text_.size(), features_);
+    if (!finished_) {
+        front_.finish(features_);
+        fold();
+        result_ = compute();
+        finished_ = true;
     }
-    stream_.finish(features_);
-    fold();
-    finished_ = true;
+    return result_;
 }
 
-uint64_t PageFingerprint::simhash()
+uint64_t PageSimhash::compute()
 {
-    if (options_.legacy_min_hashes) throw std::logic_error("simhash() of a page built for its min-hashes");
-    finish();
     if (options_.method == Method::minhash) {
         if (options_.weighting == Weighting::frequency) {  // repeats are numbered over the whole page
             number_repeats(features_);
@@ -123,13 +103,6 @@ uint64_t PageFingerprint::simhash()
         i = j;
     }
     return sh_charikar_result(&acc);
-}
-
-void PageFingerprint::min_hashes(uint64_t out[kMinHashes])
-{
-    if (!options_.legacy_min_hashes) throw std::logic_error("min_hashes() of a page built for its simhash");
-    finish();
-    std::copy(legacy_entries_, legacy_entries_ + kMinHashes, out);
 }
 
 }  // namespace simhash

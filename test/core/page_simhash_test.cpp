@@ -8,12 +8,14 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#include "bridge_guard.hpp"
+#include "allocation_probe.hpp"
+#include "core_errors.hpp"
 #include "charikar.h"
 #include "hamming.h"
 #include "html_text.hpp"
 #include "minhash_sketch.hpp"
-#include "page_fingerprint.hpp"
+#include "page_min_hashes.hpp"
+#include "page_simhash.hpp"
 #include "splitmix64.hpp"
 #include "text_features.hpp"
 
@@ -56,9 +58,9 @@ std::string visible(const std::string &html, std::size_t piece = 0)
 
 uint64_t page(const std::string &text, PageOptions o = {})
 {
-    PageFingerprint p(o);
+    PageSimhash p(o);
     p.feed(text.data(), text.size());
-    return p.simhash();
+    return p.result();
 }
 
 }  // namespace
@@ -140,7 +142,7 @@ TEST(HtmlText, MalformedMarkupNeverFailsAndSplitsDoNotMatter)
     EXPECT_EQ(visible("&amp"), "&amp");
 }
 
-TEST(PageFingerprint, CharikarConventionAndWeighting)
+TEST(PageSimhash, CharikarConventionAndWeighting)
 {
     PageOptions ch;
     ch.method = Method::charikar;
@@ -171,7 +173,7 @@ TEST(PageFingerprint, CharikarConventionAndWeighting)
     EXPECT_EQ(sh_charikar_result(&acc), 0xF0u);
 }
 
-TEST(PageFingerprint, DefaultIsTheMinHashSketchOfTheFeatureSet)
+TEST(PageSimhash, DefaultIsTheMinHashSketchOfTheFeatureSet)
 {
     EXPECT_EQ(page(""), 0u);
     // "a b c a b c" has the shingles abc (twice), bca and cab: the sketch sees each once.
@@ -182,7 +184,7 @@ TEST(PageFingerprint, DefaultIsTheMinHashSketchOfTheFeatureSet)
     EXPECT_EQ(page("c a b c a b c"), sketch.bits());
 }
 
-TEST(PageFingerprint, FrequencyNumbersTheRepeatsForTheSketch)
+TEST(PageSimhash, FrequencyNumbersTheRepeatsForTheSketch)
 {
     PageOptions freq;
     freq.weighting = Weighting::frequency;
@@ -197,16 +199,16 @@ TEST(PageFingerprint, FrequencyNumbersTheRepeatsForTheSketch)
     EXPECT_EQ(page("one two three four five", freq), page("one two three four five"));  // no repeats
 }
 
-TEST(PageFingerprint, LogWeightingNeedsCharikar)
+TEST(PageSimhash, LogWeightingNeedsCharikar)
 {
     PageOptions o;
     o.weighting = Weighting::log;
-    EXPECT_THROW(PageFingerprint p(o), InvalidArgument);
+    EXPECT_THROW(PageSimhash p(o), InvalidArgument);
     o.method = Method::charikar;
-    EXPECT_NO_THROW(PageFingerprint p(o));
+    EXPECT_NO_THROW(PageSimhash p(o));
 }
 
-TEST(PageFingerprint, NearDuplicatesAreCloseAndDifferentPagesAreNot)
+TEST(PageSimhash, NearDuplicatesAreCloseAndDifferentPagesAreNot)
 {
     std::mt19937 rng(9);
     auto words = [&](int n) {
@@ -223,36 +225,42 @@ TEST(PageFingerprint, NearDuplicatesAreCloseAndDifferentPagesAreNot)
     EXPECT_EQ(page("<p>" + base + "</p>", html), page(base));
 }
 
-TEST(PageFingerprint, RejectsBadShingleSizes)
+TEST(PageSimhash, RejectsBadShingleSizes)
 {
     PageOptions o;
     o.features.size = 0;
-    EXPECT_THROW(PageFingerprint p(o), InvalidArgument);
+    EXPECT_THROW(PageSimhash p(o), InvalidArgument);
     o.features.size = 65;
-    EXPECT_THROW(PageFingerprint p(o), InvalidArgument);
+    EXPECT_THROW(PageSimhash p(o), InvalidArgument);
 }
 
 // The default simhash and the legacy min-hashes are minima: each piece's features are folded in as
-// it comes, so a page of any size holds only one piece's features. Sums keep them to the end.
-TEST(PageFingerprint, MinimaFoldEachPieceSumsKeepTheFeatures)
+// it comes, so a page of any size holds only one piece's features (its largest allocation does not
+// grow with the page). Charikar's sums keep every feature to the end.
+TEST(PageSimhash, MinimaFoldEachPieceSumsKeepTheFeatures)
 {
+    if (!test::AllocationProbe::available()) GTEST_SKIP() << "the sanitizer keeps its own allocator";
     std::string piece;
     for (int i = 0; i < 2000; ++i) piece += "w" + std::to_string(i) + " ";
-    PageOptions sketch, legacy, charikar;
-    legacy.legacy_min_hashes = true;
+    const int pieces = 64;  // 128k features in all, 1 MB of feature hashes
+    auto largest_request = [&](auto &&page) {
+        test::AllocationProbe probe;
+        for (int i = 0; i < pieces; ++i) page.feed(piece.data(), piece.size());
+        return probe.largest_request();
+    };
+    PageOptions sketch, charikar;
     charikar.method = Method::charikar;
-    PageFingerprint a(sketch), b(legacy), c(charikar);
-    for (int i = 0; i < 10; ++i) {
-        a.feed(piece.data(), piece.size());
-        b.feed(piece.data(), piece.size());
-        c.feed(piece.data(), piece.size());
-        EXPECT_EQ(a.held_features(), 0u);
-        EXPECT_EQ(b.held_features(), 0u);
-    }
-    EXPECT_GT(c.held_features(), 10000u);
+    const std::size_t one_piece = 2000 * sizeof(uint64_t);
+    EXPECT_LE(largest_request(PageSimhash(sketch)), 4 * one_piece);
+    EXPECT_LE(largest_request(PageMinHashes(FeatureOptions{}, false)), 4 * one_piece);
+    EXPECT_GE(largest_request(PageSimhash(charikar)), pieces / 2 * one_piece);
+
+    PageSimhash folded(sketch);
     std::string whole;
-    for (int i = 0; i < 10; ++i) whole += piece;
-    EXPECT_EQ(a.simhash(), page(whole));
-    EXPECT_THROW(a.min_hashes(nullptr), std::logic_error);
-    EXPECT_THROW(b.simhash(), std::logic_error);
+    for (int i = 0; i < pieces; ++i) {
+        folded.feed(piece.data(), piece.size());
+        whole += piece;
+    }
+    EXPECT_EQ(folded.result(), page(whole));
+    EXPECT_EQ(folded.result(), page(whole));  // the result stays
 }
