@@ -11,6 +11,7 @@ packages=(
     libipc-run-perl                         # PostgreSQL's TAP test framework
     iproute2 util-linux                     # ss (free port), runuser, flock
     chromium python3                        # the heat map test renders SVG to PNG and reads its pixels
+    python3-psycopg2 libpostgresql-jdbc-java default-jdk-headless  # client type test: psycopg2, JDBC, javac
 )
 missing=()
 for p in "${packages[@]}"; do

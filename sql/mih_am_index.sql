@@ -46,6 +46,8 @@ EXPLAIN (COSTS OFF) SELECT id FROM at WHERE hamming(sh, '0123456789abcdef') < 6;
 EXPLAIN (COSTS OFF) SELECT id FROM at WHERE hamming('0123456789abcdef', sh) <= 5;
 EXPLAIN (COSTS OFF) SELECT id FROM at WHERE 5 >= hamming(sh, '0123456789abcdef');
 EXPLAIN (COSTS OFF) SELECT id FROM at WHERE hamming(sh, '0123456789abcdef') BETWEEN 0 AND 5;
+-- Not an index spelling since 1.1: sh <-> q is a plain integer (what clients should see), so this
+-- is PostgreSQL's own integer <=, a filter evaluated row by row (README, Querying).
 EXPLAIN (COSTS OFF) SELECT id FROM at WHERE sh <-> '0123456789abcdef' <= 5;
 EXPLAIN (COSTS OFF) SELECT id FROM at WHERE hamming_within(sh, '0123456789abcdef', 5);
 EXPLAIN (COSTS OFF) SELECT id FROM at WHERE sh <@ hamming_ball('0123456789abcdef', 5);

@@ -11,6 +11,8 @@ EXPLAIN (COSTS OFF) SELECT id FROM pf WHERE hamming('0123456789abcdef', sh) <= 5
 EXPLAIN (COSTS OFF) SELECT id FROM pf WHERE 5 >= hamming(sh, '0123456789abcdef');
 EXPLAIN (COSTS OFF) SELECT id FROM pf WHERE 6 > hamming(sh, '0123456789abcdef');
 EXPLAIN (COSTS OFF) SELECT id FROM pf WHERE hamming(sh, '0123456789abcdef') BETWEEN 0 AND 5;
+-- Not an index spelling since 1.1: sh <-> q is a plain integer (what clients should see), so this
+-- is PostgreSQL's own integer <=, a filter evaluated row by row (README, Querying).
 EXPLAIN (COSTS OFF) SELECT id FROM pf WHERE sh <-> '0123456789abcdef' <= 5;
 EXPLAIN (COSTS OFF) SELECT id FROM pf WHERE hamming(sh, '0123456789abcdef') <= '5';
 EXPLAIN (COSTS OFF) SELECT id FROM pf WHERE hamming_within(sh, '0123456789abcdef', 5);

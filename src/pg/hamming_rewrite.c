@@ -6,8 +6,10 @@
  * On SupportRequestSimplify we rewrite
  *     hamming(x, y) <= k,  k >= hamming(x, y)            into  hamming_within(x, y, k)
  *     hamming(x, y) <  k,  k >  hamming(x, y)  (k const) into  hamming_within(x, y, k - 1)
- * (also when the distance is spelled x <-> y, whose function is simhash_distance). hamming_within has its own support function that
- * turns it into the index clause "x <@ hamming_ball(y, k)". Other comparisons are left alone.
+ * hamming_within has its own support function that turns it into the index clause
+ * "x <@ hamming_ball(y, k)". Other comparisons are left alone. x <-> y (function simhash_distance)
+ * returns a plain integer, so "x <-> y <= k" is PostgreSQL's int4le and never reaches this function;
+ * x <-> y is still recognised when it meets a hamming_distance ("x <-> y <= hamming(a, b)").
  */
 #include "postgres.h"
 

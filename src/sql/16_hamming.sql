@@ -1,11 +1,15 @@
 -- ===== Hamming distance ======================================================================
--- hamming() returns the domain hamming_distance (an integer 0..64): clients see a plain integer.
--- x <-> y returns simhash_distance, a base type with integer's representation, an implicit cast to
--- integer and btree/hash operator classes of its own: a nearest-neighbour index can only serve
--- ORDER BY x <-> q when the operator's result type has its own btree operator class (the planner
--- relabels a domain to its base type, which no index ordering operator matches).
--- Comparisons of either with an integer are operators of this extension, so that the planner asks
--- this extension about "hamming(sh, q) <= 5" / "sh <-> q <= 5" and can hand them to an index.
+-- hamming() returns the domain hamming_distance (an integer 0..64) and x <-> y a plain integer:
+-- clients and BI tools see a standard integer for both (the wire protocol sends a domain as its
+-- base type). <-> has to be a plain integer, not the domain: a nearest-neighbour index serves
+-- ORDER BY x <-> q only when the ordering operator's result type is the type of a btree family
+-- (integer_ops here); the planner relabels a domain to its base type for sorting, and no index
+-- ordering operator matches a relabelled expression.
+-- Comparisons of hamming_distance with an integer are operators of this extension, so that the
+-- planner asks this extension about "hamming(sh, q) <= 5" and can hand it to an index. "x <-> y <= 5"
+-- is PostgreSQL's own integer comparison, evaluated row by row (README, Querying).
+-- simhash_distance, the result type of <-> in 1.0, is kept (values stored under 1.0 stay readable
+-- and comparable), but nothing returns it any more.
 CREATE DOMAIN hamming_distance AS integer CHECK (VALUE BETWEEN 0 AND 64);
 COMMENT ON DOMAIN hamming_distance IS 'a Hamming distance between two simhashes, 0..64';
 
@@ -24,7 +28,7 @@ CREATE TYPE simhash_distance (
     LIKE = integer, CATEGORY = 'N');
 CREATE CAST (simhash_distance AS integer) WITHOUT FUNCTION AS IMPLICIT;
 CREATE CAST (integer AS simhash_distance) WITHOUT FUNCTION;
-COMMENT ON TYPE simhash_distance IS 'result of the <-> operator: a Hamming distance 0..64, implicitly an integer';
+COMMENT ON TYPE simhash_distance IS 'a Hamming distance 0..64 as <-> returned it in version 1.0 (now integer), implicitly an integer';
 COMMENT ON FUNCTION simhash_distance_in(cstring) IS 'simhash_distance input (as integer)';
 COMMENT ON FUNCTION simhash_distance_out(simhash_distance) IS 'simhash_distance output (as integer)';
 COMMENT ON FUNCTION simhash_distance_recv(internal) IS 'simhash_distance binary input (as integer)';
@@ -34,15 +38,15 @@ CREATE FUNCTION hamming(simhash, simhash) RETURNS hamming_distance
     AS 'MODULE_PATHNAME', 'simhash_hamming' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hamming(bigint, bigint) RETURNS hamming_distance
     AS 'MODULE_PATHNAME', 'bigint_hamming' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION simhash_distance(simhash, simhash) RETURNS simhash_distance
+CREATE FUNCTION simhash_distance(simhash, simhash) RETURNS integer
     AS 'MODULE_PATHNAME', 'simhash_hamming' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hamming(simhash, simhash) IS 'number of differing bits, 0..64';
 COMMENT ON FUNCTION hamming(bigint, bigint) IS 'number of differing bits of two simhashes stored as bigint, 0..64';
-COMMENT ON FUNCTION simhash_distance(simhash, simhash) IS 'number of differing bits, 0..64 (the function of <->)';
+COMMENT ON FUNCTION simhash_distance(simhash, simhash) IS 'number of differing bits, 0..64, as integer (the function of <->)';
 
 CREATE OPERATOR <-> (
     LEFTARG = simhash, RIGHTARG = simhash, FUNCTION = simhash_distance, COMMUTATOR = <->);
-COMMENT ON OPERATOR <->(simhash, simhash) IS 'Hamming distance, 0..64';
+COMMENT ON OPERATOR <->(simhash, simhash) IS 'Hamming distance, 0..64, as integer (ORDER BY sh <-> q uses an index)';
 
 -- (hamming_distance, integer)
 CREATE FUNCTION hamming_distance_eq(hamming_distance, integer) RETURNS boolean
@@ -308,7 +312,7 @@ COMMENT ON OPERATOR >(simhash_distance, simhash_distance) IS 'distance compariso
 COMMENT ON FUNCTION simhash_distance_ge(simhash_distance, simhash_distance) IS 'distance comparison: greater than or equal';
 COMMENT ON OPERATOR >=(simhash_distance, simhash_distance) IS 'distance comparison: greater than or equal';
 
--- simhash_distance sorts and hashes as the integer it is.
+-- simhash_distance (values stored under 1.0) sorts and hashes as the integer it is.
 CREATE FUNCTION simhash_distance_cmp(simhash_distance, simhash_distance) RETURNS integer
     AS 'btint4cmp' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION simhash_distance_sortsupport(internal) RETURNS void
@@ -325,5 +329,5 @@ CREATE OPERATOR CLASS simhash_distance_hash_ops DEFAULT FOR TYPE simhash_distanc
 COMMENT ON FUNCTION simhash_distance_cmp(simhash_distance, simhash_distance) IS 'btree comparison of distances';
 COMMENT ON FUNCTION simhash_distance_sortsupport(internal) IS 'btree sort support for distances';
 COMMENT ON FUNCTION simhash_distance_hash(simhash_distance) IS 'hash support for distances';
-COMMENT ON OPERATOR CLASS simhash_distance_ops USING btree IS 'order of distances (what ORDER BY sh <-> q sorts by)';
+COMMENT ON OPERATOR CLASS simhash_distance_ops USING btree IS 'order of simhash_distance values';
 COMMENT ON OPERATOR CLASS simhash_distance_hash_ops USING hash IS 'equality of distances';

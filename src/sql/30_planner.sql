@@ -1,5 +1,5 @@
 -- ===== Planner support: radius conditions as users write them use an index =================
--- hamming(x, y) <= k (and < k, k >= hamming(x, y), x <-> y <= k, ...) is simplified into
+-- hamming(x, y) <= k (and < k, k >= hamming(x, y), ...) is simplified into
 -- hamming_within(x, y, k), whose support function offers the index clause x <@ hamming_ball(y, k)
 -- to any index whose operator family has <@, and estimates its selectivity from the column's
 -- statistics. <@ itself gets the same estimator.

@@ -17,7 +17,7 @@ CREATE FUNCTION simhash_gist_sortsupport(internal) RETURNS void
 
 CREATE OPERATOR CLASS simhash_gist_ops DEFAULT FOR TYPE simhash USING gist AS
     OPERATOR 1 <@ (simhash, hamming_ball),
-    OPERATOR 15 <-> (simhash, simhash) FOR ORDER BY simhash_distance_ops,
+    OPERATOR 15 <-> (simhash, simhash) FOR ORDER BY pg_catalog.integer_ops,
     FUNCTION 1 simhash_gist_consistent(internal, simhash, smallint, oid, internal),
     FUNCTION 2 simhash_gist_union(internal, internal),
     FUNCTION 5 simhash_gist_penalty(internal, internal, internal),

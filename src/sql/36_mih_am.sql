@@ -7,8 +7,12 @@ CREATE FUNCTION simhash_mih_handler(internal) RETURNS index_am_handler
 CREATE ACCESS METHOD simhash_mih TYPE INDEX HANDLER simhash_mih_handler;
 
 CREATE OPERATOR CLASS simhash_ops DEFAULT FOR TYPE simhash USING simhash_mih AS
-    OPERATOR 1 <@ (simhash, hamming_ball),
-    OPERATOR 2 <-> (simhash, simhash) FOR ORDER BY simhash_distance_ops;
+    OPERATOR 1 <@ (simhash, hamming_ball);
+-- ORDER BY <-> is a loose member of the operator family, as GiST makes its ordering operators, not
+-- a fixed part of the operator class that indexes depend on: a later version can replace it with
+-- ALTER OPERATOR FAMILY while the indexes stay (1.0 fixed it in the class; 1.1's upgrade undoes that).
+ALTER OPERATOR FAMILY simhash_ops USING simhash_mih ADD
+    OPERATOR 2 <-> (simhash, simhash) FOR ORDER BY pg_catalog.integer_ops;
 
 COMMENT ON ACCESS METHOD simhash_mih IS 'exact radius search and nearest neighbours on simhash by multi-index hashing over block-sorted tables';
 COMMENT ON OPERATOR CLASS simhash_ops USING simhash_mih IS 'exact radius search (<@) and nearest neighbours (ORDER BY <->) on simhash';
