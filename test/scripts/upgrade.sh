@@ -154,13 +154,14 @@ BEGIN
     RAISE NOTICE 'the updated extension answers all % queries as 1.0 did', (SELECT count(*) FROM t.seq_answers);
 END $$;
 
--- Each index, built by 1.0, alone on the column.
+-- Each index, built by 1.0, alone on the column. (In 1.1 the arrow form sh <-> q <= k is a row
+-- filter, since <-> returns integer: its answers are compared above, its index use is not checked.)
 BEGIN; DROP INDEX t.pages_mih, t.pages_gin, t.pages_btree;
-SELECT t.check_index('pages_gist', ARRAY['radius', 'ball', 'arrow', 'knn']); ROLLBACK;
+SELECT t.check_index('pages_gist', ARRAY['radius', 'ball', 'knn']); ROLLBACK;
 BEGIN; DROP INDEX t.pages_gist, t.pages_gin, t.pages_btree;
-SELECT t.check_index('pages_mih', ARRAY['radius', 'ball', 'arrow', 'knn']); ROLLBACK;
+SELECT t.check_index('pages_mih', ARRAY['radius', 'ball', 'knn']); ROLLBACK;
 BEGIN; DROP INDEX t.pages_gist, t.pages_mih, t.pages_btree;
-SELECT t.check_index('pages_gin', ARRAY['radius', 'ball', 'arrow']); ROLLBACK;
+SELECT t.check_index('pages_gin', ARRAY['radius', 'ball']); ROLLBACK;
 BEGIN; DROP INDEX t.pages_gist, t.pages_mih, t.pages_gin;
 SELECT t.check_index('pages_btree', ARRAY['eq', 'range']); ROLLBACK;
 SELECT * FROM simhash_mih_check('t.pages_mih');
@@ -208,11 +209,11 @@ DROP TABLE t.seq_answers;
 CREATE TABLE t.seq_answers AS SELECT * FROM t.answers(ARRAY['radius', 'ball', 'arrow', 'knn', 'eq', 'range']);
 RESET enable_indexscan; RESET enable_bitmapscan; RESET enable_indexonlyscan;
 BEGIN; DROP INDEX t.pages_mih, t.pages_gin, t.pages_btree;
-SELECT t.check_index('pages_gist', ARRAY['radius', 'ball', 'arrow', 'knn']); ROLLBACK;
+SELECT t.check_index('pages_gist', ARRAY['radius', 'ball', 'knn']); ROLLBACK;
 BEGIN; DROP INDEX t.pages_gist, t.pages_gin, t.pages_btree;
-SELECT t.check_index('pages_mih', ARRAY['radius', 'ball', 'arrow', 'knn']); ROLLBACK;
+SELECT t.check_index('pages_mih', ARRAY['radius', 'ball', 'knn']); ROLLBACK;
 BEGIN; DROP INDEX t.pages_gist, t.pages_mih, t.pages_btree;
-SELECT t.check_index('pages_gin', ARRAY['radius', 'ball', 'arrow']); ROLLBACK;
+SELECT t.check_index('pages_gin', ARRAY['radius', 'ball']); ROLLBACK;
 BEGIN; DROP INDEX t.pages_gist, t.pages_mih, t.pages_gin;
 SELECT t.check_index('pages_btree', ARRAY['eq', 'range']); ROLLBACK;
 SELECT * FROM simhash_mih_check('t.pages_mih');
