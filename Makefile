@@ -19,23 +19,26 @@ DATA = $(sort $(wildcard src/sql/versions/$(EXTENSION)--*.sql))
 
 CORE_SRCS   = $(sort $(wildcard src/core/*.cpp))
 BRIDGE_SRCS = $(sort $(wildcard src/bridge/*.cpp))
-GLUE_SRCS   = $(sort $(wildcard src/pg/*.c))
+GLUE_SRCS   = $(sort $(wildcard src/pg/*/*.c))
 OBJS = $(GLUE_SRCS:.c=.o) $(BRIDGE_SRCS:.cpp=.o) $(CORE_SRCS:.cpp=.o)
 
-# Every sql/NAME.sql is a pg_regress test, run in name order.
-REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
-REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
+# Every test/sql/NAME.sql is a pg_regress test (expected output test/expected/NAME.out), run in
+# name order; test/t/*.pl are the TAP tests.
+REGRESS = $(patsubst test/sql/%.sql,%,$(sort $(wildcard test/sql/*.sql)))
+REGRESS_OPTS = --inputdir=test --load-extension=$(EXTENSION)
 TAP_TESTS = 1
+PROVE_TESTS = test/t/*.pl
 
 # POPCNT makes hamming() one instruction; x86-64 CPUs without it predate 2008 and are refused
-# with a clear error when the library loads (see src/pg/simhash_module.c).
+# with a clear error when the library loads (see src/pg/common/simhash_module.c).
 ARCH := $(shell uname -m)
 ifeq ($(ARCH),x86_64)
 ARCH_FLAGS = -mpopcnt
 endif
 
 CORE_LIBS = -lutf8proc
-PG_CPPFLAGS = -I$(srcdir)/src/core -I$(srcdir)/src/bridge
+# The glue's wings (src/pg/*/) include each other's headers by name.
+PG_CPPFLAGS = -I$(srcdir)/src/core -I$(srcdir)/src/bridge $(addprefix -I$(srcdir)/,$(sort $(wildcard src/pg/*/)))
 PG_CFLAGS   = $(ARCH_FLAGS) $(if $(WERROR),-Werror)
 PG_CXXFLAGS = -std=c++17 $(ARCH_FLAGS) $(if $(WERROR),-Werror)
 SHLIB_LINK  = -lstdc++ $(CORE_LIBS)
@@ -55,7 +58,7 @@ $(DATA_built): $(INSTALL_SQL_PARTS)
 
 # PGXS tracks no header dependencies: rebuild every object when any project header changes, so a
 # changed class layout can never be linked against objects compiled with the old one.
-PROJECT_HEADERS = $(wildcard src/core/*.h src/core/*.hpp src/bridge/*.h src/bridge/*.hpp src/pg/*.h)
+PROJECT_HEADERS = $(wildcard src/core/*.h src/core/*.hpp src/bridge/*.h src/bridge/*.hpp src/pg/*/*.h)
 $(OBJS) $(OBJS:.o=.bc): $(PROJECT_HEADERS)
 
 # ---- C++ core tests, built without PostgreSQL ------------------------------------------------

@@ -113,11 +113,11 @@ SIMHASH_PGDIR=
 
 # TAP tests start their own clusters with initdb, which refuses root: run them as postgres on a
 # copy of the tree that user can write (they write tmp_check/ next to the sources).
-if ls t/*.pl >/dev/null 2>&1; then
+if ls test/t/*.pl >/dev/null 2>&1; then
     banner "TAP tests"
     tap_dir="$log_dir/tap"
     mkdir -p "$tap_dir"
-    cp -r t "$tap_dir/"
+    cp -r test/t "$tap_dir/"
     chown -R postgres "$tap_dir"
     pgxs_dir=$(dirname "$($PG_CONFIG --pgxs)")/../..
     (cd "$tap_dir" && runuser -u postgres -- env PATH="$PATH" TESTDIR="$tap_dir" \

@@ -7,7 +7,7 @@
 -- every function, operator and type they use with its schema (pg_catalog.format,
 -- OPERATOR(pg_catalog.<=), @extschema@.hamming, pg_catalog.record): nothing a role plants in a
 -- schema of the caller's path is ever resolved. Functions that run no source pin
--- search_path = pg_catalog, pg_temp. sql/search_path_hostile.sql plants look-alikes of every name.
+-- search_path = pg_catalog, pg_temp. test/sql/search_path_hostile.sql plants look-alikes of every name.
 
 CREATE FUNCTION simhash_sample_pairs(source text, pairs bigint, seed bigint DEFAULT 0,
                                      within_group boolean DEFAULT false)
@@ -46,7 +46,7 @@ BEGIN
            OR @extschema@.fingerprint_diff(a.fp, b.fp) OPERATOR(pg_catalog.<=) %3$s
         ORDER BY 1, 2 $q$, source, k, d, pg_catalog.format('SELECT id, sh FROM (%s) s(id, sh, fp)', source));
 EXCEPTION WHEN undefined_table OR undefined_function OR undefined_object THEN
-    -- The source's error under an empty search_path (pg_restore) says why: see src/pg/source_hint.h.
+    -- The source's error under an empty search_path (pg_restore) says why: see src/pg/common/source_hint.h.
     IF EXISTS (SELECT FROM pg_catalog.unnest(pg_catalog.current_schemas(false)) s(nsp)
                WHERE s.nsp OPERATOR(pg_catalog.<>) 'pg_catalog' AND NOT pg_catalog.starts_with(s.nsp, 'pg_temp')) THEN
         RAISE;
@@ -93,7 +93,7 @@ BEGIN
         RETURN NEXT;
     END LOOP;
 EXCEPTION WHEN undefined_table OR undefined_function OR undefined_object THEN
-    -- The source's error under an empty search_path (pg_restore) says why: see src/pg/source_hint.h.
+    -- The source's error under an empty search_path (pg_restore) says why: see src/pg/common/source_hint.h.
     IF EXISTS (SELECT FROM pg_catalog.unnest(pg_catalog.current_schemas(false)) s(nsp)
                WHERE s.nsp OPERATOR(pg_catalog.<>) 'pg_catalog' AND NOT pg_catalog.starts_with(s.nsp, 'pg_temp')) THEN
         RAISE;

@@ -16,7 +16,7 @@
 
 #include "access/gist.h"
 
-#include "simhash_gist_key.h"
+#include "gist_simhash_key.h"
 
 PG_FUNCTION_INFO_V1(simhash_gist_picksplit);
 

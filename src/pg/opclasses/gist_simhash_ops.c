@@ -2,11 +2,11 @@
  * GiST operator class for simhash: exact radius search (<@ hamming_ball) and exact nearest
  * neighbours (ORDER BY sh <-> q).
  *
- * Keys are one 64-bit value (simhash_gist_key.h): the hash itself on a leaf page, the prefix that
+ * Keys are one 64-bit value (gist_simhash_key.h): the hash itself on a leaf page, the prefix that
  * the whole subtree shares on an inner page. The number of prefix bits that differ from the query
  * is a true lower bound of the distance to anything in the subtree; at a leaf the key is the hash,
  * the distance is exact, no recheck is needed, and index-only scans return the stored value (no
- * compress function). Picksplit (simhash_gist_split.c) cuts along the prefix tree, so every page
+ * compress function). Picksplit (gist_simhash_split.c) cuts along the prefix tree, so every page
  * is a run of hashes that share as many leading bits as its size allows.
  */
 #include "simhash_type.h"
@@ -16,7 +16,7 @@
 #include "utils/sortsupport.h"
 
 #include "hamming_ball.h"
-#include "simhash_gist_key.h"
+#include "gist_simhash_key.h"
 
 #define STRATEGY_IN_BALL	1	/* sh <@ hamming_ball */
 #define STRATEGY_DISTANCE	15	/* sh <-> simhash */

@@ -20,11 +20,11 @@
 #define DEFAULT_BLOCKS			3
 #define MAX_QUERY_KEYS			65536
 
-typedef struct MihOptions
+typedef struct GinMihOptions
 {
 	int32		vl_len_;		/* varlena header (do not touch directly!) */
 	int			blocks;
-} MihOptions;
+} GinMihOptions;
 
 PG_FUNCTION_INFO_V1(simhash_mih_extract_value);
 PG_FUNCTION_INFO_V1(simhash_mih_extract_query);
@@ -35,7 +35,7 @@ PG_FUNCTION_INFO_V1(simhash_mih_options);
 static int
 blocks_of(FunctionCallInfo fcinfo)
 {
-	return PG_HAS_OPCLASS_OPTIONS() ? ((MihOptions *) PG_GET_OPCLASS_OPTIONS())->blocks : DEFAULT_BLOCKS;
+	return PG_HAS_OPCLASS_OPTIONS() ? ((GinMihOptions *) PG_GET_OPCLASS_OPTIONS())->blocks : DEFAULT_BLOCKS;
 }
 
 Datum
@@ -43,11 +43,11 @@ simhash_mih_options(PG_FUNCTION_ARGS)
 {
 	local_relopts *relopts = (local_relopts *) PG_GETARG_POINTER(0);
 
-	init_local_reloptions(relopts, sizeof(MihOptions));
+	init_local_reloptions(relopts, sizeof(GinMihOptions));
 	add_local_int_reloption(relopts, "blocks",
 							"number of blocks the 64 bits are split into (3..8)",
 							DEFAULT_BLOCKS, SH_MIH_MIN_BLOCKS, SH_MIH_MAX_BLOCKS,
-							offsetof(MihOptions, blocks));
+							offsetof(GinMihOptions, blocks));
 	PG_RETURN_VOID();
 }
 
