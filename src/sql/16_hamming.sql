@@ -48,269 +48,51 @@ CREATE OPERATOR <-> (
     LEFTARG = simhash, RIGHTARG = simhash, FUNCTION = simhash_distance, COMMUTATOR = <->);
 COMMENT ON OPERATOR <->(simhash, simhash) IS 'Hamming distance, 0..64, as integer (ORDER BY sh <-> q uses an index)';
 
--- (hamming_distance, integer)
-CREATE FUNCTION hamming_distance_eq(hamming_distance, integer) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION hamming_distance_ne(hamming_distance, integer) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION hamming_distance_lt(hamming_distance, integer) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION hamming_distance_le(hamming_distance, integer) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION hamming_distance_gt(hamming_distance, integer) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION hamming_distance_ge(hamming_distance, integer) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE OPERATOR = (
-    LEFTARG = hamming_distance, RIGHTARG = integer, FUNCTION = hamming_distance_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel);
-CREATE OPERATOR <> (
-    LEFTARG = hamming_distance, RIGHTARG = integer, FUNCTION = hamming_distance_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel);
-CREATE OPERATOR < (
-    LEFTARG = hamming_distance, RIGHTARG = integer, FUNCTION = hamming_distance_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel);
-CREATE OPERATOR <= (
-    LEFTARG = hamming_distance, RIGHTARG = integer, FUNCTION = hamming_distance_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel);
-CREATE OPERATOR > (
-    LEFTARG = hamming_distance, RIGHTARG = integer, FUNCTION = hamming_distance_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel);
-CREATE OPERATOR >= (
-    LEFTARG = hamming_distance, RIGHTARG = integer, FUNCTION = hamming_distance_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel);
-COMMENT ON FUNCTION hamming_distance_eq(hamming_distance, integer) IS 'distance comparison: equal';
-COMMENT ON OPERATOR =(hamming_distance, integer) IS 'distance comparison: equal';
-COMMENT ON FUNCTION hamming_distance_ne(hamming_distance, integer) IS 'distance comparison: not equal';
-COMMENT ON OPERATOR <>(hamming_distance, integer) IS 'distance comparison: not equal';
-COMMENT ON FUNCTION hamming_distance_lt(hamming_distance, integer) IS 'distance comparison: less than';
-COMMENT ON OPERATOR <(hamming_distance, integer) IS 'distance comparison: less than';
-COMMENT ON FUNCTION hamming_distance_le(hamming_distance, integer) IS 'distance comparison: less than or equal';
-COMMENT ON OPERATOR <=(hamming_distance, integer) IS 'distance comparison: less than or equal';
-COMMENT ON FUNCTION hamming_distance_gt(hamming_distance, integer) IS 'distance comparison: greater than';
-COMMENT ON OPERATOR >(hamming_distance, integer) IS 'distance comparison: greater than';
-COMMENT ON FUNCTION hamming_distance_ge(hamming_distance, integer) IS 'distance comparison: greater than or equal';
-COMMENT ON OPERATOR >=(hamming_distance, integer) IS 'distance comparison: greater than or equal';
-
--- (integer, hamming_distance)
-CREATE FUNCTION hamming_distance_eq(integer, hamming_distance) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION hamming_distance_ne(integer, hamming_distance) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION hamming_distance_lt(integer, hamming_distance) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION hamming_distance_le(integer, hamming_distance) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION hamming_distance_gt(integer, hamming_distance) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION hamming_distance_ge(integer, hamming_distance) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE OPERATOR = (
-    LEFTARG = integer, RIGHTARG = hamming_distance, FUNCTION = hamming_distance_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel);
-CREATE OPERATOR <> (
-    LEFTARG = integer, RIGHTARG = hamming_distance, FUNCTION = hamming_distance_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel);
-CREATE OPERATOR < (
-    LEFTARG = integer, RIGHTARG = hamming_distance, FUNCTION = hamming_distance_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel);
-CREATE OPERATOR <= (
-    LEFTARG = integer, RIGHTARG = hamming_distance, FUNCTION = hamming_distance_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel);
-CREATE OPERATOR > (
-    LEFTARG = integer, RIGHTARG = hamming_distance, FUNCTION = hamming_distance_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel);
-CREATE OPERATOR >= (
-    LEFTARG = integer, RIGHTARG = hamming_distance, FUNCTION = hamming_distance_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel);
-COMMENT ON FUNCTION hamming_distance_eq(integer, hamming_distance) IS 'distance comparison: equal';
-COMMENT ON OPERATOR =(integer, hamming_distance) IS 'distance comparison: equal';
-COMMENT ON FUNCTION hamming_distance_ne(integer, hamming_distance) IS 'distance comparison: not equal';
-COMMENT ON OPERATOR <>(integer, hamming_distance) IS 'distance comparison: not equal';
-COMMENT ON FUNCTION hamming_distance_lt(integer, hamming_distance) IS 'distance comparison: less than';
-COMMENT ON OPERATOR <(integer, hamming_distance) IS 'distance comparison: less than';
-COMMENT ON FUNCTION hamming_distance_le(integer, hamming_distance) IS 'distance comparison: less than or equal';
-COMMENT ON OPERATOR <=(integer, hamming_distance) IS 'distance comparison: less than or equal';
-COMMENT ON FUNCTION hamming_distance_gt(integer, hamming_distance) IS 'distance comparison: greater than';
-COMMENT ON OPERATOR >(integer, hamming_distance) IS 'distance comparison: greater than';
-COMMENT ON FUNCTION hamming_distance_ge(integer, hamming_distance) IS 'distance comparison: greater than or equal';
-COMMENT ON OPERATOR >=(integer, hamming_distance) IS 'distance comparison: greater than or equal';
-
--- (hamming_distance, hamming_distance)
-CREATE FUNCTION hamming_distance_eq(hamming_distance, hamming_distance) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION hamming_distance_ne(hamming_distance, hamming_distance) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION hamming_distance_lt(hamming_distance, hamming_distance) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION hamming_distance_le(hamming_distance, hamming_distance) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION hamming_distance_gt(hamming_distance, hamming_distance) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION hamming_distance_ge(hamming_distance, hamming_distance) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE OPERATOR = (
-    LEFTARG = hamming_distance, RIGHTARG = hamming_distance, FUNCTION = hamming_distance_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES);
-CREATE OPERATOR <> (
-    LEFTARG = hamming_distance, RIGHTARG = hamming_distance, FUNCTION = hamming_distance_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel);
-CREATE OPERATOR < (
-    LEFTARG = hamming_distance, RIGHTARG = hamming_distance, FUNCTION = hamming_distance_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel);
-CREATE OPERATOR <= (
-    LEFTARG = hamming_distance, RIGHTARG = hamming_distance, FUNCTION = hamming_distance_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel);
-CREATE OPERATOR > (
-    LEFTARG = hamming_distance, RIGHTARG = hamming_distance, FUNCTION = hamming_distance_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel);
-CREATE OPERATOR >= (
-    LEFTARG = hamming_distance, RIGHTARG = hamming_distance, FUNCTION = hamming_distance_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel);
-COMMENT ON FUNCTION hamming_distance_eq(hamming_distance, hamming_distance) IS 'distance comparison: equal';
-COMMENT ON OPERATOR =(hamming_distance, hamming_distance) IS 'distance comparison: equal';
-COMMENT ON FUNCTION hamming_distance_ne(hamming_distance, hamming_distance) IS 'distance comparison: not equal';
-COMMENT ON OPERATOR <>(hamming_distance, hamming_distance) IS 'distance comparison: not equal';
-COMMENT ON FUNCTION hamming_distance_lt(hamming_distance, hamming_distance) IS 'distance comparison: less than';
-COMMENT ON OPERATOR <(hamming_distance, hamming_distance) IS 'distance comparison: less than';
-COMMENT ON FUNCTION hamming_distance_le(hamming_distance, hamming_distance) IS 'distance comparison: less than or equal';
-COMMENT ON OPERATOR <=(hamming_distance, hamming_distance) IS 'distance comparison: less than or equal';
-COMMENT ON FUNCTION hamming_distance_gt(hamming_distance, hamming_distance) IS 'distance comparison: greater than';
-COMMENT ON OPERATOR >(hamming_distance, hamming_distance) IS 'distance comparison: greater than';
-COMMENT ON FUNCTION hamming_distance_ge(hamming_distance, hamming_distance) IS 'distance comparison: greater than or equal';
-COMMENT ON OPERATOR >=(hamming_distance, hamming_distance) IS 'distance comparison: greater than or equal';
-
--- (simhash_distance, integer)
-CREATE FUNCTION simhash_distance_eq(simhash_distance, integer) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION simhash_distance_ne(simhash_distance, integer) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION simhash_distance_lt(simhash_distance, integer) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION simhash_distance_le(simhash_distance, integer) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION simhash_distance_gt(simhash_distance, integer) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION simhash_distance_ge(simhash_distance, integer) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE OPERATOR = (
-    LEFTARG = simhash_distance, RIGHTARG = integer, FUNCTION = simhash_distance_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel);
-CREATE OPERATOR <> (
-    LEFTARG = simhash_distance, RIGHTARG = integer, FUNCTION = simhash_distance_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel);
-CREATE OPERATOR < (
-    LEFTARG = simhash_distance, RIGHTARG = integer, FUNCTION = simhash_distance_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel);
-CREATE OPERATOR <= (
-    LEFTARG = simhash_distance, RIGHTARG = integer, FUNCTION = simhash_distance_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel);
-CREATE OPERATOR > (
-    LEFTARG = simhash_distance, RIGHTARG = integer, FUNCTION = simhash_distance_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel);
-CREATE OPERATOR >= (
-    LEFTARG = simhash_distance, RIGHTARG = integer, FUNCTION = simhash_distance_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel);
-COMMENT ON FUNCTION simhash_distance_eq(simhash_distance, integer) IS 'distance comparison: equal';
-COMMENT ON OPERATOR =(simhash_distance, integer) IS 'distance comparison: equal';
-COMMENT ON FUNCTION simhash_distance_ne(simhash_distance, integer) IS 'distance comparison: not equal';
-COMMENT ON OPERATOR <>(simhash_distance, integer) IS 'distance comparison: not equal';
-COMMENT ON FUNCTION simhash_distance_lt(simhash_distance, integer) IS 'distance comparison: less than';
-COMMENT ON OPERATOR <(simhash_distance, integer) IS 'distance comparison: less than';
-COMMENT ON FUNCTION simhash_distance_le(simhash_distance, integer) IS 'distance comparison: less than or equal';
-COMMENT ON OPERATOR <=(simhash_distance, integer) IS 'distance comparison: less than or equal';
-COMMENT ON FUNCTION simhash_distance_gt(simhash_distance, integer) IS 'distance comparison: greater than';
-COMMENT ON OPERATOR >(simhash_distance, integer) IS 'distance comparison: greater than';
-COMMENT ON FUNCTION simhash_distance_ge(simhash_distance, integer) IS 'distance comparison: greater than or equal';
-COMMENT ON OPERATOR >=(simhash_distance, integer) IS 'distance comparison: greater than or equal';
-
--- (integer, simhash_distance)
-CREATE FUNCTION simhash_distance_eq(integer, simhash_distance) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION simhash_distance_ne(integer, simhash_distance) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION simhash_distance_lt(integer, simhash_distance) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION simhash_distance_le(integer, simhash_distance) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION simhash_distance_gt(integer, simhash_distance) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION simhash_distance_ge(integer, simhash_distance) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE OPERATOR = (
-    LEFTARG = integer, RIGHTARG = simhash_distance, FUNCTION = simhash_distance_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel);
-CREATE OPERATOR <> (
-    LEFTARG = integer, RIGHTARG = simhash_distance, FUNCTION = simhash_distance_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel);
-CREATE OPERATOR < (
-    LEFTARG = integer, RIGHTARG = simhash_distance, FUNCTION = simhash_distance_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel);
-CREATE OPERATOR <= (
-    LEFTARG = integer, RIGHTARG = simhash_distance, FUNCTION = simhash_distance_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel);
-CREATE OPERATOR > (
-    LEFTARG = integer, RIGHTARG = simhash_distance, FUNCTION = simhash_distance_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel);
-CREATE OPERATOR >= (
-    LEFTARG = integer, RIGHTARG = simhash_distance, FUNCTION = simhash_distance_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel);
-COMMENT ON FUNCTION simhash_distance_eq(integer, simhash_distance) IS 'distance comparison: equal';
-COMMENT ON OPERATOR =(integer, simhash_distance) IS 'distance comparison: equal';
-COMMENT ON FUNCTION simhash_distance_ne(integer, simhash_distance) IS 'distance comparison: not equal';
-COMMENT ON OPERATOR <>(integer, simhash_distance) IS 'distance comparison: not equal';
-COMMENT ON FUNCTION simhash_distance_lt(integer, simhash_distance) IS 'distance comparison: less than';
-COMMENT ON OPERATOR <(integer, simhash_distance) IS 'distance comparison: less than';
-COMMENT ON FUNCTION simhash_distance_le(integer, simhash_distance) IS 'distance comparison: less than or equal';
-COMMENT ON OPERATOR <=(integer, simhash_distance) IS 'distance comparison: less than or equal';
-COMMENT ON FUNCTION simhash_distance_gt(integer, simhash_distance) IS 'distance comparison: greater than';
-COMMENT ON OPERATOR >(integer, simhash_distance) IS 'distance comparison: greater than';
-COMMENT ON FUNCTION simhash_distance_ge(integer, simhash_distance) IS 'distance comparison: greater than or equal';
-COMMENT ON OPERATOR >=(integer, simhash_distance) IS 'distance comparison: greater than or equal';
-
--- (simhash_distance, simhash_distance)
-CREATE FUNCTION simhash_distance_eq(simhash_distance, simhash_distance) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION simhash_distance_ne(simhash_distance, simhash_distance) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION simhash_distance_lt(simhash_distance, simhash_distance) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION simhash_distance_le(simhash_distance, simhash_distance) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION simhash_distance_gt(simhash_distance, simhash_distance) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION simhash_distance_ge(simhash_distance, simhash_distance) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hamming_distance_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE OPERATOR = (
-    LEFTARG = simhash_distance, RIGHTARG = simhash_distance, FUNCTION = simhash_distance_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES);
-CREATE OPERATOR <> (
-    LEFTARG = simhash_distance, RIGHTARG = simhash_distance, FUNCTION = simhash_distance_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel);
-CREATE OPERATOR < (
-    LEFTARG = simhash_distance, RIGHTARG = simhash_distance, FUNCTION = simhash_distance_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel);
-CREATE OPERATOR <= (
-    LEFTARG = simhash_distance, RIGHTARG = simhash_distance, FUNCTION = simhash_distance_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel);
-CREATE OPERATOR > (
-    LEFTARG = simhash_distance, RIGHTARG = simhash_distance, FUNCTION = simhash_distance_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel);
-CREATE OPERATOR >= (
-    LEFTARG = simhash_distance, RIGHTARG = simhash_distance, FUNCTION = simhash_distance_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel);
-COMMENT ON FUNCTION simhash_distance_eq(simhash_distance, simhash_distance) IS 'distance comparison: equal';
-COMMENT ON OPERATOR =(simhash_distance, simhash_distance) IS 'distance comparison: equal';
-COMMENT ON FUNCTION simhash_distance_ne(simhash_distance, simhash_distance) IS 'distance comparison: not equal';
-COMMENT ON OPERATOR <>(simhash_distance, simhash_distance) IS 'distance comparison: not equal';
-COMMENT ON FUNCTION simhash_distance_lt(simhash_distance, simhash_distance) IS 'distance comparison: less than';
-COMMENT ON OPERATOR <(simhash_distance, simhash_distance) IS 'distance comparison: less than';
-COMMENT ON FUNCTION simhash_distance_le(simhash_distance, simhash_distance) IS 'distance comparison: less than or equal';
-COMMENT ON OPERATOR <=(simhash_distance, simhash_distance) IS 'distance comparison: less than or equal';
-COMMENT ON FUNCTION simhash_distance_gt(simhash_distance, simhash_distance) IS 'distance comparison: greater than';
-COMMENT ON OPERATOR >(simhash_distance, simhash_distance) IS 'distance comparison: greater than';
-COMMENT ON FUNCTION simhash_distance_ge(simhash_distance, simhash_distance) IS 'distance comparison: greater than or equal';
-COMMENT ON OPERATOR >=(simhash_distance, simhash_distance) IS 'distance comparison: greater than or equal';
+-- The six comparisons, for each pair of distance types: (hamming_distance, integer),
+-- (integer, hamming_distance), (hamming_distance, hamming_distance), and the same three for
+-- simhash_distance. One C function per comparison serves every pair (all are int4 underneath);
+-- the SQL names are <prefix>_<eq|ne|lt|le|gt|ge>(left, right). Equality of two values of one
+-- type also HASHES and MERGES.
+DO $comparisons$
+DECLARE
+    pair record;
+    op record;
+BEGIN
+    FOR pair IN SELECT * FROM (VALUES
+            ('hamming_distance', 'hamming_distance', 'integer'),
+            ('hamming_distance', 'integer', 'hamming_distance'),
+            ('hamming_distance', 'hamming_distance', 'hamming_distance'),
+            ('simhash_distance', 'simhash_distance', 'integer'),
+            ('simhash_distance', 'integer', 'simhash_distance'),
+            ('simhash_distance', 'simhash_distance', 'simhash_distance')) p(prefix, lt, rt)
+    LOOP
+        FOR op IN SELECT * FROM (VALUES
+                ('eq', '=', '=', '<>', 'eqsel', 'eqjoinsel', 'equal'),
+                ('ne', '<>', '<>', '=', 'neqsel', 'neqjoinsel', 'not equal'),
+                ('lt', '<', '>', '>=', 'scalarltsel', 'scalarltjoinsel', 'less than'),
+                ('le', '<=', '>=', '>', 'scalarlesel', 'scalarlejoinsel', 'less than or equal'),
+                ('gt', '>', '<', '<=', 'scalargtsel', 'scalargtjoinsel', 'greater than'),
+                ('ge', '>=', '<=', '<', 'scalargesel', 'scalargejoinsel', 'greater than or equal'))
+                o(suffix, name, commutator, negator, restrict, joinsel, meaning)
+        LOOP
+            EXECUTE pg_catalog.format(
+                'CREATE FUNCTION %s_%s(%s, %s) RETURNS boolean AS %L, %L '
+                'LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF',
+                pair.prefix, op.suffix, pair.lt, pair.rt, 'MODULE_PATHNAME', 'hamming_distance_' || op.suffix);
+            EXECUTE pg_catalog.format(
+                'CREATE OPERATOR %s (LEFTARG = %s, RIGHTARG = %s, FUNCTION = %s_%s, '
+                'COMMUTATOR = %s, NEGATOR = %s, RESTRICT = %s, JOIN = %s%s)',
+                op.name, pair.lt, pair.rt, pair.prefix, op.suffix, op.commutator, op.negator,
+                op.restrict, op.joinsel,
+                CASE WHEN op.suffix = 'eq' AND pair.lt = pair.rt THEN ', HASHES, MERGES' ELSE '' END);
+            EXECUTE pg_catalog.format('COMMENT ON FUNCTION %s_%s(%s, %s) IS %L',
+                pair.prefix, op.suffix, pair.lt, pair.rt, 'distance comparison: ' || op.meaning);
+            EXECUTE pg_catalog.format('COMMENT ON OPERATOR %s(%s, %s) IS %L',
+                op.name, pair.lt, pair.rt, 'distance comparison: ' || op.meaning);
+        END LOOP;
+    END LOOP;
+END
+$comparisons$;
 
 -- simhash_distance (values stored under 1.0) sorts and hashes as the integer it is.
 CREATE FUNCTION simhash_distance_cmp(simhash_distance, simhash_distance) RETURNS integer
