@@ -56,9 +56,10 @@ simhash_heatmap_svg(PG_FUNCTION_ARGS)
 							   "the histogram query returned %lld rows with a NULL",
 							   cells.skipped, (long long) cells.skipped),
 				 errhint("It must return (fp_diff, sh_diff, pairs) without NULLs.")));
+	owner = core_owner_new(free_svg);
 	status = sh_heatmap_svg(cells.values[0], cells.values[1], cells.values[2], cells.n, &options, &svg, &err);
+	core_owner_adopt(owner, svg);
 	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
-	owner = core_owner_register(svg, free_svg);
 	doc = sh_svg_text(svg, &len);
 	result = cstring_to_text_with_len(doc, (int) len);
 	core_owner_release(owner);

@@ -16,16 +16,21 @@ release_callback(void *arg)
 }
 
 CoreOwner *
-core_owner_register(void *object, void (*release) (void *))
+core_owner_new(void (*release) (void *))
 {
 	CoreOwner  *owner = palloc0(sizeof(CoreOwner));
 
 	owner->release = release;
-	owner->object = object;
 	owner->callback.func = release_callback;
 	owner->callback.arg = owner;
 	MemoryContextRegisterResetCallback(CurrentMemoryContext, &owner->callback);
 	return owner;
+}
+
+void
+core_owner_adopt(CoreOwner *owner, void *object)
+{
+	owner->object = object;
 }
 
 void

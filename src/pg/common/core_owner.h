@@ -10,8 +10,16 @@
 
 typedef struct CoreOwner CoreOwner;
 
-/* Registers object with CurrentMemoryContext; release is called at most once. */
-extern CoreOwner *core_owner_register(void *object, void (*release) (void *));
+/*
+ * The owner is made, and registered with CurrentMemoryContext, before the object it will own: once
+ * a C++ object exists nothing may fail (palloc can) before someone owns it. So:
+ *     owner = core_owner_new(release);
+ *     status = sh_xxx_new(..., &object, ...);   -- no PostgreSQL call in between
+ *     core_owner_adopt(owner, object);          -- cannot fail
+ * release is called at most once, with the adopted object.
+ */
+extern CoreOwner *core_owner_new(void (*release) (void *));
+extern void core_owner_adopt(CoreOwner *owner, void *object);
 extern void core_owner_release(CoreOwner *owner);
 
 #endif

@@ -55,9 +55,10 @@ run_job(FunctionCallInfo fcinfo, int k, bool keep, ReturnSetInfo *out, CoreOwner
 		elog(ERROR, "simhash extension objects not found");
 	rows = read_crawl_source(text_to_cstring(PG_GETARG_TEXT_PP(0)), objs.simhash_type,
 							 sh_pairs_memory(1, sh_job_threads) - sh_pairs_memory(0, sh_job_threads));
+	*owner = core_owner_new(free_job);
 	status = sh_pairs_new(rows.ids, rows.hashes, rows.n, k, sh_job_threads, &job, &err);
+	core_owner_adopt(*owner, job);
 	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
-	*owner = core_owner_register(job, free_job);
 	pfree(rows.ids);
 	pfree(rows.hashes);
 

@@ -108,9 +108,10 @@ fed_page(FunctionCallInfo fcinfo, bool html, sh_weighting weighting, sh_method m
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("shingle size must be between 1 and 64, got %d", options.size)));
 
+	*owner = core_owner_new(free_page);
 	status = sh_page_new(&options, &page, &err);
+	core_owner_adopt(*owner, page);
 	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
-	*owner = core_owner_register(page, free_page);
 	for (size_t done = 0; done < len; done += PIECE_BYTES)
 	{
 		CHECK_FOR_INTERRUPTS();
@@ -192,9 +193,10 @@ html_text(PG_FUNCTION_ARGS)
 	size_t		out_len;
 	text	   *result;
 
+	owner = core_owner_new(free_html_text);
 	status = sh_html_text_new(&extractor, &err);
+	core_owner_adopt(owner, extractor);
 	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
-	owner = core_owner_register(extractor, free_html_text);
 	for (size_t done = 0; done < len; done += PIECE_BYTES)
 	{
 		CHECK_FOR_INTERRUPTS();
