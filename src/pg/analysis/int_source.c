@@ -1,12 +1,8 @@
 #include "int_source.h"
 
-#include "executor/spi.h"
 #include "lib/stringinfo.h"
-#include "miscadmin.h"
-#include "source_hint.h"
+#include "source_query.h"
 #include "utils/memutils.h"
-
-#define FETCH_ROWS 10000
 
 IntColumns
 read_int_source(const char *source, int ncols, const char *order_by)
@@ -15,9 +11,7 @@ read_int_source(const char *source, int ncols, const char *order_by)
 	IntColumns	result = {{NULL}, 0, 0};
 	size_t		capacity = 0;
 	StringInfoData query;
-	SPIPlanPtr	plan;
-	Portal		portal;
-	ErrorContextCallback hint_callback;
+	SourceQuery rows;
 
 	Assert(ncols >= 1 && ncols <= 3);
 	initStringInfo(&query);
@@ -31,24 +25,9 @@ read_int_source(const char *source, int ncols, const char *order_by)
 	if (order_by)
 		appendStringInfo(&query, " ORDER BY %s", order_by);
 
-	/* Errors of the source under an empty search_path (pg_restore) get a hint: see source_hint.h. */
-	hint_callback.callback = sh_source_search_path_hint;
-	hint_callback.arg = NULL;
-	hint_callback.previous = error_context_stack;
-	error_context_stack = &hint_callback;
-	SPI_connect();
-	plan = SPI_prepare(query.data, 0, NULL);
-	if (plan == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_SYNTAX_ERROR),
-				 errmsg("could not prepare the source query: %s", SPI_result_code_string(SPI_result))));
-	portal = SPI_cursor_open(NULL, plan, NULL, NULL, true);
-	for (;;)
+	source_query_open(&rows, query.data);
+	while (source_query_fetch(&rows))
 	{
-		CHECK_FOR_INTERRUPTS();
-		SPI_cursor_fetch(portal, true, FETCH_ROWS);
-		if (SPI_processed == 0)
-			break;
 		if (result.n + SPI_processed > capacity)
 		{
 			capacity = Max(capacity * 2, result.n + SPI_processed);
@@ -78,11 +57,8 @@ read_int_source(const char *source, int ncols, const char *order_by)
 				result.values[c][result.n] = row[c];
 			result.n++;
 		}
-		SPI_freetuptable(SPI_tuptable);
 	}
-	SPI_cursor_close(portal);
-	SPI_finish();
-	error_context_stack = hint_callback.previous;
+	source_query_close(&rows);
 	pfree(query.data);
 	return result;
 }

@@ -22,6 +22,7 @@
 #include "utils/tuplestore.h"
 
 #include "int_source.h"
+#include "source_query.h"
 
 PG_FUNCTION_INFO_V1(simhash_sample_pairs);
 
@@ -44,27 +45,6 @@ static inline uint64
 below(SplitMix64 *r, uint64 n)
 {
 	return (uint64) (((unsigned __int128) splitmix64_next(r) * n) >> 64);
-}
-
-static int
-compare_int64(const void *a, const void *b)
-{
-	int64		x = *(const int64 *) a;
-	int64		y = *(const int64 *) b;
-
-	return x < y ? -1 : (x > y ? 1 : 0);
-}
-
-/* Sorts ids in place, which is the canonical order, and rejects a repeated id. */
-static void
-sort_unique_ids(int64 *ids, size_t n)
-{
-	qsort(ids, n, sizeof(int64), compare_int64);
-	for (size_t i = 1; i < n; i++)
-		if (ids[i] == ids[i - 1])
-			ereport(ERROR,
-					(errcode(ERRCODE_UNIQUE_VIOLATION),
-					 errmsg("the source query returns the id %lld more than once", (long long) ids[i])));
 }
 
 /* Emits a uniformly random pair of distinct rows among ids[from .. from + size). */

@@ -1,26 +1,14 @@
 #include "crawl_source.h"
 
 #include "catalog/pg_type.h"
-#include "executor/spi.h"
 #include "miscadmin.h"
-#include "source_hint.h"
+#include "source_query.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
-#define FETCH_ROWS 10000
-
 int			sh_pairs_memory_limit_kb = 1024 * 1024;
 int			sh_job_threads = 2;
-
-static int
-compare_int64(const void *a, const void *b)
-{
-	int64		x = *(const int64 *) a;
-	int64		y = *(const int64 *) b;
-
-	return x < y ? -1 : (x > y ? 1 : 0);
-}
 
 static void
 check_columns(TupleDesc desc, Oid simhash_type)
@@ -64,37 +52,16 @@ read_crawl_source(const char *source, Oid simhash_type, size_t bytes_per_row)
 	size_t		capacity = 0;
 	int64		skipped = 0;
 	size_t		limit_bytes = (size_t) sh_pairs_memory_limit_kb * 1024;
-	SPIPlanPtr	plan;
-	Portal		portal;
-	ErrorContextCallback hint_callback;
+	SourceQuery query;
 	Oid			id_type;
 	int64	   *sorted;
 
-	/* Errors of the source under an empty search_path (pg_restore) get a hint: see source_hint.h. */
-	hint_callback.callback = sh_source_search_path_hint;
-	hint_callback.arg = NULL;
-	hint_callback.previous = error_context_stack;
-	error_context_stack = &hint_callback;
-	SPI_connect();
-	plan = SPI_prepare(source, 0, NULL);
-	if (plan == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_SYNTAX_ERROR),
-				 errmsg("could not prepare the source query: %s", SPI_result_code_string(SPI_result))));
-	if (!SPI_is_cursor_plan(plan))
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("the source query must be a SELECT (or another statement returning rows)")));
-	portal = SPI_cursor_open(NULL, plan, NULL, NULL, true);
-	check_columns(portal->tupDesc, simhash_type);
-	id_type = TupleDescAttr(portal->tupDesc, 0)->atttypid;
+	source_query_open(&query, source);
+	check_columns(source_query_columns(&query), simhash_type);
+	id_type = TupleDescAttr(source_query_columns(&query), 0)->atttypid;
 
-	for (;;)
+	while (source_query_fetch(&query))
 	{
-		CHECK_FOR_INTERRUPTS();
-		SPI_cursor_fetch(portal, true, FETCH_ROWS);
-		if (SPI_processed == 0)
-			break;
 		if (rows.n + SPI_processed > capacity)
 		{
 			size_t		grown = Max(capacity * 2, rows.n + SPI_processed);
@@ -132,11 +99,8 @@ read_crawl_source(const char *source, Oid simhash_type, size_t bytes_per_row)
 			rows.hashes[rows.n] = (uint64) DatumGetInt64(sh);
 			rows.n++;
 		}
-		SPI_freetuptable(SPI_tuptable);
 	}
-	SPI_cursor_close(portal);
-	SPI_finish();
-	error_context_stack = hint_callback.previous;
+	source_query_close(&query);
 
 	if (skipped > 0)
 		ereport(NOTICE,
@@ -152,13 +116,7 @@ read_crawl_source(const char *source, Oid simhash_type, size_t bytes_per_row)
 	}
 	sorted = palloc_extended(Max(rows.n, 1) * sizeof(int64), MCXT_ALLOC_HUGE);
 	memcpy(sorted, rows.ids, rows.n * sizeof(int64));
-	qsort(sorted, rows.n, sizeof(int64), compare_int64);
-	for (size_t i = 1; i < rows.n; i++)
-		if (sorted[i] == sorted[i - 1])
-			ereport(ERROR,
-					(errcode(ERRCODE_UNIQUE_VIOLATION),
-					 errmsg("duplicate id %lld in the source query", (long long) sorted[i]),
-					 errhint("Each page must have one id; deduplicate the source first.")));
+	sort_unique_ids(sorted, rows.n);
 	pfree(sorted);
 	return rows;
 }
