@@ -1,12 +1,6 @@
 -- Choosing the threshold: sampling, the joint histogram, quadrants, the sweep, exact enumeration
 -- and the heat map, on hand-computed cases.
-CREATE FUNCTION pg_temp.try(q text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE q;
-    RETURN 'ok';
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
+\i test/sql/include/try.sql
 
 -- Nine pairs: (fingerprint difference, simhash difference).
 CREATE TABLE analysis_diffs (fp_diff int, sh_diff int);

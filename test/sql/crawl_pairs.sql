@@ -1,11 +1,5 @@
 -- simhash_pairs, simhash_clusters, simhash_cluster_summary and simhash_band_keys.
-CREATE FUNCTION pg_temp.try(q text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE q;
-    RETURN 'ok';
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
+\i test/sql/include/try.sql
 
 -- Small exact cases: identical hashes, several pages sharing one hash, a chain of pages.
 CREATE TABLE small (id bigint, sh simhash);

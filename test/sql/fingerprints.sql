@@ -1,12 +1,6 @@
 -- The legacy fingerprints: 128 min-hashes per page, their text/binary forms, difference, simhash,
 -- band keys, and bad input.
-CREATE FUNCTION pg_temp.try(q text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE q;
-    RETURN 'ok';
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
+\i test/sql/include/try.sql
 -- Fingerprints whose entries are 1000*seed + i, with the positions in `changed` altered.
 CREATE FUNCTION pg_temp.fp(seed int, changed int[] DEFAULT '{}') RETURNS fingerprints
 LANGUAGE sql AS $$

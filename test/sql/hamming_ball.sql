@@ -1,11 +1,5 @@
 -- hamming_ball, <@ / @> and hamming_within: the explicit radius-query forms.
-CREATE FUNCTION pg_temp.try(q text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE q;
-    RETURN 'ok';
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
+\i test/sql/include/try.sql
 
 SELECT '(ff, 5)'::hamming_ball, ' ( 0x1F ,  5 ) '::hamming_ball, hamming_ball('ff', 3),
        center(hamming_ball('ff', 3)), radius(hamming_ball('ff', 3));

@@ -1,11 +1,5 @@
 -- simhash of page text and HTML, html_text, simhash of given features, and simhash_agg.
-CREATE FUNCTION pg_temp.try(q text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE q;
-    RETURN 'ok';
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
+\i test/sql/include/try.sql
 
 -- Known-answer vectors: these values are part of the specification (README, "Computing simhash").
 -- The default method (one-bit min-hashes):

@@ -1,11 +1,5 @@
 -- Ordering, btree/hash operator classes, bit operators.
-CREATE FUNCTION pg_temp.try(q text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE q;
-    RETURN 'ok';
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
+\i test/sql/include/try.sql
 
 -- Unsigned order: 8000... sorts above 7fff..., unlike the signed bigint.
 SELECT h FROM (VALUES ('ffffffffffffffff'::simhash), ('0'), ('8000000000000000'), ('7fffffffffffffff'), ('1')) t(h)

@@ -1,11 +1,5 @@
 -- The simhash type: text and binary forms, casts, edge values, and every malformed input.
-CREATE FUNCTION pg_temp.try(q text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE q;
-    RETURN 'ok';
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
+\i test/sql/include/try.sql
 
 -- Output is always 16 lowercase hex digits; input is 1..16 digits, 0x prefix, any case, padding.
 SELECT v, v::simhash
