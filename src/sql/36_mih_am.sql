@@ -23,3 +23,6 @@ CREATE FUNCTION simhash_mih_check(index regclass,
     OUT pages bigint, OUT free_pages bigint)
     AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION simhash_mih_check(regclass) IS 'verifies a simhash_mih index (order, directory, cross-table consistency) and reports its shape; index_corrupted error on a violation';
+-- Reads every page of an index, like amcheck's functions: not for every role. A role it is granted
+-- to must also be able to read the index's table (checked before any lock is taken).
+REVOKE EXECUTE ON FUNCTION simhash_mih_check(regclass) FROM PUBLIC;

@@ -7,11 +7,16 @@
  */
 #include "mih_am.h"
 
+#include "access/genam.h"
 #include "access/relation.h"
+#include "access/table.h"
+#include "catalog/index.h"
 #include "catalog/pg_class.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
 #include "mih_blocks.h"
@@ -113,11 +118,50 @@ check_tablej(Relation index, const MihMeta *meta, const MihDirectory *dir, int j
 	pfree(seen);
 }
 
+/*
+ * Finds the table of the index to check and makes sure the caller may read it, before any lock is
+ * taken (as amcheck does): a role without rights on a table learns nothing of it, and cannot make
+ * anyone wait. Returns the table's OID.
+ */
+static Oid
+open_checked_index(Oid indexoid)
+{
+	char		relkind = get_rel_relkind(indexoid);
+	Oid			heapoid;
+
+	if (relkind == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", indexoid)));
+	if (relkind == RELKIND_PARTITIONED_INDEX)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is a partitioned index, which has no pages of its own", get_rel_name(indexoid)),
+				 errhint("Check the index of each partition, e.g. SELECT c.relname, s.* FROM "
+						 "pg_partition_tree('%s') t JOIN pg_class c ON c.oid = t.relid, "
+						 "simhash_mih_check(t.relid) s WHERE t.isleaf;", get_rel_name(indexoid))));
+	if (relkind != RELKIND_INDEX)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a simhash_mih index", get_rel_name(indexoid))));
+	heapoid = IndexGetRelation(indexoid, true);
+	if (!OidIsValid(heapoid))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", indexoid)));
+	if (pg_class_aclcheck(heapoid, GetUserId(), ACL_SELECT) != ACLCHECK_OK &&
+		!pg_class_ownercheck(heapoid, GetUserId()))
+		aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_TABLE, get_rel_name(heapoid));
+	return heapoid;
+}
+
 Datum
 simhash_mih_check(PG_FUNCTION_ARGS)
 {
 	Oid			indexoid = PG_GETARG_OID(0);
-	Relation	index = relation_open(indexoid, AccessShareLock);
+	Oid			heapoid = open_checked_index(indexoid);
+	Relation	heap = table_open(heapoid, AccessShareLock);
+	Relation	index = index_open(indexoid, AccessShareLock);
 	TupleDesc	tupdesc;
 	MihMeta		meta;
 	Buffer		meta_buf;
@@ -131,7 +175,11 @@ simhash_mih_check(PG_FUNCTION_ARGS)
 	Datum		values[6];
 	bool		nulls[6] = {false};
 
-	if (index->rd_rel->relkind != RELKIND_INDEX || index->rd_indam->aminsert != mih_insert)
+	if (IndexGetRelation(indexoid, false) != heapoid)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("index \"%s\" changed while it was being opened", RelationGetRelationName(index))));
+	if (index->rd_indam->aminsert != mih_insert)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("\"%s\" is not a simhash_mih index", RelationGetRelationName(index))));
@@ -174,7 +222,8 @@ simhash_mih_check(PG_FUNCTION_ARGS)
 		UnlockReleaseBuffer(buffer);
 	}
 	ReleaseBuffer(meta_buf);
-	relation_close(index, AccessShareLock);
+	index_close(index, AccessShareLock);
+	table_close(heap, AccessShareLock);
 
 	values[0] = Int32GetDatum(meta.ntables);
 	values[1] = Int64GetDatum((int64) meta.nrows);

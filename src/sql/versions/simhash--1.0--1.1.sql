@@ -238,3 +238,8 @@ ALTER OPERATOR FAMILY simhash_ops USING simhash_mih ADD
 
 COMMENT ON TYPE simhash_distance IS 'a Hamming distance 0..64 as <-> returned it in version 1.0 (now integer), implicitly an integer';
 COMMENT ON OPERATOR CLASS simhash_distance_ops USING btree IS 'order of simhash_distance values';
+
+-- ===== simhash_mih_check: least privilege =====
+-- It reads every page of an index, like amcheck's functions: EXECUTE is no longer PUBLIC's, and the
+-- caller must also be able to read the index's table (checked in C before any lock is taken).
+REVOKE EXECUTE ON FUNCTION simhash_mih_check(regclass) FROM PUBLIC;
