@@ -113,10 +113,37 @@ typedef struct MihDirectory
 	BlockNumber *blocks[MIH_MAX_TABLES];
 } MihDirectory;
 
+/*
+ * A damaged index fails fast and clearly: every block number read from a page is checked before it
+ * is followed (inside the index, not the meta page), every chain walk counts its steps (a chain
+ * never has more pages than the index: more is a cycle), every page's item count is checked against
+ * its kind's capacity, and each such walk checks for interrupts. A violation is index_corrupted
+ * (XX002) naming the index, with a REINDEX hint.
+ */
+#define mih_corrupt(index, blkno, ...) \
+	ereport(ERROR, \
+			(errcode(ERRCODE_INDEX_CORRUPTED), \
+			 errmsg("index \"%s\" is corrupted", RelationGetRelationName(index)), \
+			 errdetail("Block %u: %s.", (blkno), psprintf(__VA_ARGS__)), \
+			 errhint("REINDEX the index.")))
+
+typedef struct MihWalk
+{
+	Relation	index;
+	BlockNumber nblocks;		/* the index's size when last looked up */
+	BlockNumber steps;			/* pages visited by this walk */
+} MihWalk;
+
 /* mih_am_pages.c */
+extern void mih_walk_start(MihWalk *walk, Relation index);
+extern void mih_walk_step(MihWalk *walk, BlockNumber blkno);
+extern void mih_check_link(MihWalk *walk, BlockNumber blkno);
+extern void mih_check_items(Relation index, BlockNumber blkno, Page page);
+extern void mih_check_retry(Relation index, const MihMeta *seen);
 extern void mih_init_page(Page page, uint16 kind);
 extern Buffer mih_new_buffer(Relation index);
 extern BlockNumber mih_write_image(Relation index, Buffer buffer, Page image);
+extern void mih_validate_meta(Relation index, const MihMeta *meta);
 extern Buffer mih_pin_meta(Relation index, MihMeta *meta);
 extern void mih_read_meta(Relation index, MihMeta *meta);
 extern const MihDirectory *mih_directory(Relation index, const MihMeta *meta);

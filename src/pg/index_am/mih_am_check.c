@@ -23,22 +23,28 @@
 
 PG_FUNCTION_INFO_V1(simhash_mih_check);
 
-#define CORRUPT(index, blkno, ...) \
-	ereport(ERROR, \
-			(errcode(ERRCODE_INDEX_CORRUPTED), \
-			 errmsg("index \"%s\" block %u: %s", RelationGetRelationName(index), (blkno), \
-					psprintf(__VA_ARGS__))))
+#define CORRUPT(index, blkno, ...) mih_corrupt(index, blkno, __VA_ARGS__)
 
+/*
+ * A copy of block blkno, which must be a page of the given kind. The walk checks the block number
+ * first; a page of a chain also counts as one of its steps.
+ */
 static Page
-copy_page(Relation index, BlockNumber blkno, uint16 kind, PGAlignedBlock *copy)
+copy_page(MihWalk *walk, BlockNumber blkno, bool chain, uint16 kind, PGAlignedBlock *copy)
 {
-	Buffer		buffer = ReadBuffer(index, blkno);
+	Buffer		buffer;
 
+	if (chain)
+		mih_walk_step(walk, blkno);
+	else
+		mih_check_link(walk, blkno);
+	buffer = ReadBuffer(walk->index, blkno);
 	LockBuffer(buffer, BUFFER_LOCK_SHARE);
 	memcpy(copy->data, BufferGetPage(buffer), BLCKSZ);
 	UnlockReleaseBuffer(buffer);
-	if (PageIsNew(copy->data) || MihPageGetOpaque(copy->data)->kind != kind)
-		CORRUPT(index, blkno, "expected a page of kind %d", kind);
+	mih_check_items(walk->index, blkno, copy->data);
+	if (MihPageGetOpaque(copy->data)->kind != kind)
+		CORRUPT(walk->index, blkno, "expected a page of kind %d", kind);
 	return copy->data;
 }
 
@@ -50,10 +56,12 @@ check_table0(Relation index, const MihMeta *meta, const MihDirectory *dir, int64
 	uint64		n = 0;
 	uint32		prev = 0;
 	PGAlignedBlock copy;
+	MihWalk		walk;
 
+	mih_walk_start(&walk, index);
 	for (uint32 p = 0; p < dir->pages[0]; p++)
 	{
-		Page		page = copy_page(index, dir->blocks[0][p], MIH_PAGE_TABLE0, &copy);
+		Page		page = copy_page(&walk, dir->blocks[0][p], false, MIH_PAGE_TABLE0, &copy);
 		int			items = MihPageGetOpaque(page)->nitems;
 
 		CHECK_FOR_INTERRUPTS();
@@ -89,10 +97,12 @@ check_tablej(Relation index, const MihMeta *meta, const MihDirectory *dir, int j
 	uint64		n = 0;
 	uint32		prev = 0;
 	PGAlignedBlock copy;
+	MihWalk		walk;
 
+	mih_walk_start(&walk, index);
 	for (uint32 p = 0; p < dir->pages[j]; p++)
 	{
-		Page		page = copy_page(index, dir->blocks[j][p], MIH_PAGE_TABLEJ, &copy);
+		Page		page = copy_page(&walk, dir->blocks[j][p], false, MIH_PAGE_TABLEJ, &copy);
 		int			items = MihPageGetOpaque(page)->nitems;
 
 		CHECK_FOR_INTERRUPTS();
@@ -172,6 +182,7 @@ simhash_mih_check(PG_FUNCTION_ARGS)
 				free_pages = 0;
 	BlockNumber nblocks;
 	PGAlignedBlock copy;
+	MihWalk		walk;
 	Datum		values[6];
 	bool		nulls[6] = {false};
 
@@ -192,18 +203,20 @@ simhash_mih_check(PG_FUNCTION_ARGS)
 	hashes = check_table0(index, &meta, dir, &live);
 	for (int j = 1; j < meta.ntables; j++)
 		check_tablej(index, &meta, dir, j, hashes);
+	mih_walk_start(&walk, index);
 	for (BlockNumber blkno = meta.pending_head; blkno != InvalidBlockNumber;)
 	{
-		Page		page = copy_page(index, blkno, MIH_PAGE_PENDING, &copy);
+		Page		page = copy_page(&walk, blkno, true, MIH_PAGE_PENDING, &copy);
 
 		for (int i = 0; i < MihPageGetOpaque(page)->nitems; i++)
 			if (ItemPointerIsValid(&MihPageTids(page)[i]))
 				pending++;
 		blkno = MihPageGetOpaque(page)->next;
 	}
+	mih_walk_start(&walk, index);
 	for (BlockNumber blkno = meta.nulls_head; blkno != InvalidBlockNumber;)
 	{
-		Page		page = copy_page(index, blkno, MIH_PAGE_NULLS, &copy);
+		Page		page = copy_page(&walk, blkno, true, MIH_PAGE_NULLS, &copy);
 
 		if (MihPageGetOpaque(page)->next == InvalidBlockNumber && blkno != meta.nulls_tail)
 			CORRUPT(index, blkno, "the NULL chain ends before its tail %u", meta.nulls_tail);

@@ -26,13 +26,22 @@ mih_insert(Relation index, Datum *values, bool *isnull, ItemPointer tid, Relatio
 	LockBuffer(meta_buf, BUFFER_LOCK_EXCLUSIVE);
 	state = GenericXLogStart(index);
 	meta = MihPageGetMeta(GenericXLogRegisterBuffer(state, meta_buf, 0));
+	mih_validate_meta(index, meta);
 	head = isnull[0] ? &meta->nulls_head : &meta->pending_head;
 	tail = isnull[0] ? &meta->nulls_tail : &meta->pending_tail;
 
 	if (*tail != InvalidBlockNumber)
 	{
+		MihWalk		walk;
+
+		mih_walk_start(&walk, index);
+		mih_check_link(&walk, *tail);
 		tail_buf = ReadBuffer(index, *tail);
 		LockBuffer(tail_buf, BUFFER_LOCK_EXCLUSIVE);
+		mih_check_items(index, *tail, BufferGetPage(tail_buf));
+		if (MihPageGetOpaque(BufferGetPage(tail_buf))->kind != kind)
+			mih_corrupt(index, *tail, "the tail of a chain is a page of kind %u, not %u",
+						MihPageGetOpaque(BufferGetPage(tail_buf))->kind, kind);
 		target = GenericXLogRegisterBuffer(state, tail_buf, 0);
 	}
 	if (tail_buf == InvalidBuffer || MihPageGetOpaque(target)->nitems >= MIH_ROWS_PER_PAGE)

@@ -551,6 +551,7 @@ refill(IndexScanDesc scan, MihScanState *so, MihKnnState *st)
 	if (!ok)
 	{
 		/* The tables changed under the scan (a hot standby replayed a merge): start over. */
+		mih_check_retry(index, &meta);
 		st->started = false;
 		st->nready = st->next_ready = 0;
 	}

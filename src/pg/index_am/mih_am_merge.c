@@ -60,14 +60,24 @@ note_block(BlockNumber **old, Size *nold, Size *capold, BlockNumber blkno)
 	(*old)[(*nold)++] = blkno;
 }
 
+/* Reads one page of the old layout; a chain page counts as a step of walk (cycles end there). */
 static void
-read_page(Relation index, BlockNumber blkno, MihRows *rows, BlockNumber *next)
+read_page(MihWalk *walk, BlockNumber blkno, uint16 kind, bool chain, MihRows *rows, BlockNumber *next)
 {
-	Buffer		buffer = ReadBuffer(index, blkno);
+	Buffer		buffer;
 	Page		page;
 
+	if (chain)
+		mih_walk_step(walk, blkno);
+	else
+		mih_check_link(walk, blkno);
+	buffer = ReadBuffer(walk->index, blkno);
 	LockBuffer(buffer, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buffer);
+	mih_check_items(walk->index, blkno, page);
+	if (MihPageGetOpaque(page)->kind != kind)
+		mih_corrupt(walk->index, blkno, "a page of kind %u where a page of kind %u belongs",
+					MihPageGetOpaque(page)->kind, kind);
 	if (rows)
 		collect_live(rows, page);
 	*next = MihPageGetOpaque(page)->next;
@@ -86,6 +96,7 @@ mih_merge_pending(Relation index)
 				capold = 64;
 	BlockNumber blkno,
 				next;
+	MihWalk		walk;
 	Buffer		meta_buf;
 	GenericXLogState *state;
 	MihMeta    *page_meta;
@@ -106,24 +117,26 @@ mih_merge_pending(Relation index)
 	dir = mih_directory(index, &meta);
 	for (int j = 0; j < meta.ntables; j++)
 	{
+		mih_walk_start(&walk, index);
 		for (uint32 p = 0; p < dir->pages[j]; p++)
 		{
-			CHECK_FOR_INTERRUPTS();
 			note_block(&old, &nold, &capold, dir->blocks[j][p]);
 			if (j == 0)
-				read_page(index, dir->blocks[j][p], &rows, &next);
+				read_page(&walk, dir->blocks[j][p], MIH_PAGE_TABLE0, false, &rows, &next);
+			else
+				mih_check_link(&walk, dir->blocks[j][p]);
 		}
 		for (blkno = meta.fence_head[j]; blkno != InvalidBlockNumber; blkno = next)
 		{
 			note_block(&old, &nold, &capold, blkno);
-			read_page(index, blkno, NULL, &next);
+			read_page(&walk, blkno, MIH_PAGE_FENCE, true, NULL, &next);
 		}
 	}
+	mih_walk_start(&walk, index);
 	for (blkno = meta.pending_head; blkno != InvalidBlockNumber; blkno = next)
 	{
-		CHECK_FOR_INTERRUPTS();
 		note_block(&old, &nold, &capold, blkno);
-		read_page(index, blkno, &rows, &next);
+		read_page(&walk, blkno, MIH_PAGE_PENDING, true, &rows, &next);
 	}
 
 	fresh = meta;

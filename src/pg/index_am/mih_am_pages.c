@@ -4,9 +4,101 @@
  */
 #include "mih_am.h"
 
+#include "miscadmin.h"
 #include "storage/indexfsm.h"
 #include "storage/lmgr.h"
 #include "utils/memutils.h"
+
+void
+mih_walk_start(MihWalk *walk, Relation index)
+{
+	walk->index = index;
+	walk->nblocks = 0;
+	walk->steps = 0;
+}
+
+/* Checks that blkno can be a data page of the index, before anything reads it. */
+void
+mih_check_link(MihWalk *walk, BlockNumber blkno)
+{
+	CHECK_FOR_INTERRUPTS();
+	if (blkno == MIH_META_BLKNO)
+		mih_corrupt(walk->index, blkno, "a link points to the meta page");
+	if (blkno >= walk->nblocks)
+	{
+		/* The index may have grown since the size was looked up. */
+		walk->nblocks = RelationGetNumberOfBlocks(walk->index);
+		if (blkno >= walk->nblocks)
+			mih_corrupt(walk->index, blkno, "a link points past the end of the index (%u blocks)",
+						walk->nblocks);
+	}
+}
+
+/* As mih_check_link, for the next page of a chain: a chain longer than the index is a cycle. */
+void
+mih_walk_step(MihWalk *walk, BlockNumber blkno)
+{
+	mih_check_link(walk, blkno);
+	if (++walk->steps > walk->nblocks)
+	{
+		walk->nblocks = RelationGetNumberOfBlocks(walk->index);
+		if (walk->steps > walk->nblocks)
+			mih_corrupt(walk->index, blkno, "a chain of pages visits more pages than the index has (a cycle)");
+	}
+}
+
+/* Checks that a page's kind is known and its item count fits the kind's arrays. */
+void
+mih_check_items(Relation index, BlockNumber blkno, Page page)
+{
+	MihPageOpaque *opaque = MihPageGetOpaque(page);
+	int			capacity;
+
+	if (PageIsNew(page))
+		mih_corrupt(index, blkno, "the page is empty (never written)");
+	if (PageGetSpecialSize(page) != MAXALIGN(sizeof(MihPageOpaque)))
+		mih_corrupt(index, blkno, "the page is not a page of this access method");
+	switch (opaque->kind)
+	{
+		case MIH_PAGE_TABLE0:
+		case MIH_PAGE_PENDING:
+		case MIH_PAGE_NULLS:
+			capacity = MIH_ROWS_PER_PAGE;
+			break;
+		case MIH_PAGE_TABLEJ:
+			capacity = MIH_REFS_PER_PAGE;
+			break;
+		case MIH_PAGE_FENCE:
+			capacity = MIH_FENCES_PER_PAGE;
+			break;
+		case MIH_PAGE_META:
+		case MIH_PAGE_FREE:
+			capacity = 0;
+			break;
+		default:
+			mih_corrupt(index, blkno, "unknown page kind %u", opaque->kind);
+	}
+	if (opaque->nitems > capacity)
+		mih_corrupt(index, blkno, "a page of kind %u holds %u items, more than its %d places",
+					opaque->kind, opaque->nitems, capacity);
+}
+
+/*
+ * A scan found a page that does not belong to the tables or chains of the meta copy it started
+ * from. That is legitimate only if the index changed meanwhile (a merge, or a standby replaying
+ * one, rewrites the meta page): the scan starts over. If the meta page is as it was, the page is
+ * damaged, and starting over would find it again forever.
+ */
+void
+mih_check_retry(Relation index, const MihMeta *seen)
+{
+	MihMeta		now;
+
+	mih_read_meta(index, &now);
+	if (memcmp(&now, seen, sizeof(MihMeta)) == 0)
+		mih_corrupt(index, MIH_META_BLKNO,
+					"a page the meta page leads to is of another kind or build, and the index has not changed");
+}
 
 void
 mih_init_page(Page page, uint16 kind)
@@ -73,6 +165,24 @@ mih_write_image(Relation index, Buffer buffer, Page image)
 	return blkno;
 }
 
+/* Refuses a meta page of another layout, or one whose counts cannot be right. */
+void
+mih_validate_meta(Relation index, const MihMeta *meta)
+{
+	if (meta->magic != MIH_MAGIC || meta->version != MIH_VERSION)
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" is not a simhash_mih index of layout %d",
+						RelationGetRelationName(index), MIH_VERSION),
+				 errdetail("Its meta page has magic %08x and layout %u.", meta->magic, meta->version),
+				 errhint("REINDEX the index: an index of an older layout, or a damaged one, is rebuilt by it.")));
+	if (meta->ntables < MIH_MIN_TABLES || meta->ntables > MIH_MAX_TABLES)
+		mih_corrupt(index, MIH_META_BLKNO, "the meta page names %d tables", meta->ntables);
+	if (meta->nrows > (uint64) meta->table_pages[0] * MIH_ROWS_PER_PAGE)
+		mih_corrupt(index, MIH_META_BLKNO, "the meta page counts %lu rows in %u pages of table 0",
+					(unsigned long) meta->nrows, meta->table_pages[0]);
+}
+
 /*
  * Copies the meta page and returns its buffer, still pinned: a scan keeps the pin while it reads
  * the tables the copy describes, and a merge waits for such pins before recycling those tables.
@@ -85,12 +195,7 @@ mih_pin_meta(Relation index, MihMeta *meta)
 	LockBuffer(buffer, BUFFER_LOCK_SHARE);
 	memcpy(meta, MihPageGetMeta(BufferGetPage(buffer)), sizeof(MihMeta));
 	LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
-	if (meta->magic != MIH_MAGIC || meta->version != MIH_VERSION)
-		ereport(ERROR,
-				(errcode(ERRCODE_INDEX_CORRUPTED),
-				 errmsg("index \"%s\" is not a simhash_mih index of version %d",
-						RelationGetRelationName(index), MIH_VERSION),
-				 errhint("REINDEX it.")));
+	mih_validate_meta(index, meta);
 	return buffer;
 }
 
@@ -126,6 +231,10 @@ mih_directory(Relation index, const MihMeta *meta)
 		index->rd_amcache = NULL;
 		free_directory(dir);
 	}
+	for (int j = 0; j < meta->ntables; j++)
+		if (meta->table_pages[j] >= RelationGetNumberOfBlocks(index))
+			mih_corrupt(index, MIH_META_BLKNO, "table %d has %u pages, more than the index", j,
+						meta->table_pages[j]);
 	dir = MemoryContextAllocZero(index->rd_indexcxt, sizeof(MihDirectory));
 	dir->build_id = meta->build_id;
 	dir->ntables = meta->ntables;
@@ -134,26 +243,28 @@ mih_directory(Relation index, const MihMeta *meta)
 		uint32		pages = meta->table_pages[j];
 		uint32		n = 0;
 		BlockNumber blkno = meta->fence_head[j];
+		MihWalk		walk;
 
 		dir->pages[j] = pages;
 		dir->first_values[j] = MemoryContextAllocExtended(index->rd_indexcxt,
 														  Max(pages, 1) * sizeof(uint32), MCXT_ALLOC_HUGE);
 		dir->blocks[j] = MemoryContextAllocExtended(index->rd_indexcxt,
 													Max(pages, 1) * sizeof(BlockNumber), MCXT_ALLOC_HUGE);
+		mih_walk_start(&walk, index);
 		while (blkno != InvalidBlockNumber)
 		{
-			Buffer		buffer = ReadBuffer(index, blkno);
+			Buffer		buffer;
 			Page		page;
 			MihPageOpaque *opaque;
 
+			mih_walk_step(&walk, blkno);
+			buffer = ReadBuffer(index, blkno);
 			LockBuffer(buffer, BUFFER_LOCK_SHARE);
 			page = BufferGetPage(buffer);
+			mih_check_items(index, blkno, page);
 			opaque = MihPageGetOpaque(page);
 			if (opaque->kind != MIH_PAGE_FENCE || n + opaque->nitems > pages)
-				ereport(ERROR,
-						(errcode(ERRCODE_INDEX_CORRUPTED),
-						 errmsg("index \"%s\" has a broken directory at block %u",
-								RelationGetRelationName(index), blkno)));
+				mih_corrupt(index, blkno, "the directory of table %d is broken", j);
 			for (int i = 0; i < opaque->nitems; i++, n++)
 			{
 				dir->first_values[j][n] = MihPageFences(page)[i].first_value;
@@ -163,10 +274,8 @@ mih_directory(Relation index, const MihMeta *meta)
 			UnlockReleaseBuffer(buffer);
 		}
 		if (n != pages)
-			ereport(ERROR,
-					(errcode(ERRCODE_INDEX_CORRUPTED),
-					 errmsg("index \"%s\" lists %u of the %u pages of table %d",
-							RelationGetRelationName(index), n, pages, j)));
+			mih_corrupt(index, meta->fence_head[j], "the directory lists %u of the %u pages of table %d",
+						n, pages, j);
 	}
 	index->rd_amcache = dir;
 	return dir;

@@ -19,6 +19,7 @@ mih_probe_begin(MihProbe *pr, Relation index, const MihMeta *meta, MihMatchFn ma
 	pr->dir = mih_directory(index, meta);
 	pr->table = 0;
 	pr->buffer = InvalidBuffer;
+	mih_walk_start(&pr->walk, index);
 	pr->stale = false;
 	pr->match = match;
 	pr->arg = arg;
@@ -59,7 +60,10 @@ mih_probe_visit(MihProbe *pr, BlockNumber blkno, uint16 kind)
 		pr->buffer = InvalidBuffer;
 	}
 	if (!BufferIsValid(pr->buffer))
+	{
+		mih_check_link(&pr->walk, blkno);
 		pr->buffer = ReadBuffer(pr->index, blkno);
+	}
 	LockBuffer(pr->buffer, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(pr->buffer);
 	if (PageIsNew(page) || MihPageGetOpaque(page)->kind != kind ||
@@ -69,6 +73,7 @@ mih_probe_visit(MihProbe *pr, BlockNumber blkno, uint16 kind)
 		pr->stale = true;
 		return NULL;
 	}
+	mih_check_items(pr->index, blkno, page);
 	return page;
 }
 
@@ -215,10 +220,16 @@ mih_probe_read_table0(MihProbe *pr, MihRowsFn fn, void *arg)
 bool
 mih_probe_ordinal_tid(MihProbe *pr, uint32 ord, ItemPointerData *tid)
 {
-	Page		page = mih_probe_visit(pr, pr->dir->blocks[0][ord / MIH_ROWS_PER_PAGE], MIH_PAGE_TABLE0);
+	Page		page;
 
+	if (ord >= pr->meta->nrows)
+		mih_corrupt(pr->index, MIH_META_BLKNO, "a table refers to row %u of table 0, which has %lu rows",
+					ord, (unsigned long) pr->meta->nrows);
+	page = mih_probe_visit(pr, pr->dir->blocks[0][ord / MIH_ROWS_PER_PAGE], MIH_PAGE_TABLE0);
 	if (page == NULL)
 		return false;
+	if (ord % MIH_ROWS_PER_PAGE >= MihPageGetOpaque(page)->nitems)
+		mih_corrupt(pr->index, BufferGetBlockNumber(pr->buffer), "row %u of table 0 is not on its page", ord);
 	*tid = MihPageTids(page)[ord % MIH_ROWS_PER_PAGE];
 	LockBuffer(pr->buffer, BUFFER_LOCK_UNLOCK);
 	return true;
@@ -232,13 +243,16 @@ bool
 mih_read_chain(Relation index, BlockNumber head, uint16 kind, MihRowsFn fn, void *arg)
 {
 	BlockNumber blkno = head;
+	MihWalk		walk;
 
+	mih_walk_start(&walk, index);
 	while (blkno != InvalidBlockNumber)
 	{
-		Buffer		buffer = ReadBuffer(index, blkno);
+		Buffer		buffer;
 		Page		page;
 
-		CHECK_FOR_INTERRUPTS();
+		mih_walk_step(&walk, blkno);
+		buffer = ReadBuffer(index, blkno);
 		LockBuffer(buffer, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buffer);
 		if (PageIsNew(page) || MihPageGetOpaque(page)->kind != kind)
@@ -246,6 +260,7 @@ mih_read_chain(Relation index, BlockNumber head, uint16 kind, MihRowsFn fn, void
 			UnlockReleaseBuffer(buffer);
 			return false;
 		}
+		mih_check_items(index, blkno, page);
 		fn(arg, page, kind);
 		blkno = MihPageGetOpaque(page)->next;
 		UnlockReleaseBuffer(buffer);

@@ -22,6 +22,7 @@ struct MihProbe
 	int			shift;
 	uint32		mask;
 	Buffer		buffer;			/* the last page visited stays pinned */
+	MihWalk		walk;			/* checks the blocks the directory names */
 	bool		stale;			/* a page was not of the build the meta copy describes */
 	MihMatchFn	match;
 	void	   *arg;			/* the caller's state */

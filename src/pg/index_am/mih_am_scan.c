@@ -189,6 +189,8 @@ compute(IndexScanDesc scan)
 			(so->nballs > 0 ||
 			 mih_read_chain(scan->indexRelation, meta.nulls_head, MIH_PAGE_NULLS, scan_rows_page, so));
 		ReleaseBuffer(meta_buf);
+		if (!complete)
+			mih_check_retry(scan->indexRelation, &meta);
 	} while (!complete);
 }
 

@@ -11,10 +11,12 @@
 
 /* Removes dead entries from one page; returns how many live ones remain. */
 static int
-vacuum_page(Relation index, BlockNumber blkno, bool compact, IndexBulkDeleteCallback callback,
+vacuum_page(MihWalk *walk, BlockNumber blkno, uint16 kind, IndexBulkDeleteCallback callback,
 			void *callback_state, IndexBulkDeleteResult *stats, BlockNumber *next)
 {
-	Buffer		buffer = ReadBuffer(index, blkno);
+	Relation	index = walk->index;
+	bool		compact = kind != MIH_PAGE_TABLE0;
+	Buffer		buffer;
 	GenericXLogState *state;
 	Page		page;
 	MihPageOpaque *opaque;
@@ -23,7 +25,17 @@ vacuum_page(Relation index, BlockNumber blkno, bool compact, IndexBulkDeleteCall
 	int			live = 0,
 				removed = 0;
 
+	/* One VACUUM at a time, and only it merges: a page of another kind is damage. */
+	if (compact)
+		mih_walk_step(walk, blkno);
+	else
+		mih_check_link(walk, blkno);
+	buffer = ReadBuffer(index, blkno);
 	LockBuffer(buffer, BUFFER_LOCK_EXCLUSIVE);
+	mih_check_items(index, blkno, BufferGetPage(buffer));
+	if (MihPageGetOpaque(BufferGetPage(buffer))->kind != kind)
+		mih_corrupt(index, blkno, "a page of kind %u where a page of kind %u belongs",
+					MihPageGetOpaque(BufferGetPage(buffer))->kind, kind);
 	state = GenericXLogStart(index);
 	page = GenericXLogRegisterBuffer(state, buffer, 0);
 	opaque = MihPageGetOpaque(page);
@@ -71,26 +83,29 @@ vacuum_all(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 	const MihDirectory *dir;
 	BlockNumber blkno,
 				next;
+	MihWalk		walk;
 
 	/* Only VACUUM merges, and one VACUUM at a time: the tables stay as the meta copy says. */
 	mih_read_meta(index, &meta);
 	dir = mih_directory(index, &meta);
 	stats->num_index_tuples = 0;
+	mih_walk_start(&walk, index);
 	for (uint32 p = 0; p < dir->pages[0]; p++)
 	{
 		vacuum_delay_point();
-		stats->num_index_tuples += vacuum_page(index, dir->blocks[0][p], false,
+		stats->num_index_tuples += vacuum_page(&walk, dir->blocks[0][p], MIH_PAGE_TABLE0,
 											   callback, callback_state, stats, &next);
 	}
 	for (blkno = meta.pending_head; blkno != InvalidBlockNumber; blkno = next)
 	{
 		vacuum_delay_point();
-		stats->num_index_tuples += vacuum_page(index, blkno, true, callback, callback_state, stats, &next);
+		stats->num_index_tuples += vacuum_page(&walk, blkno, MIH_PAGE_PENDING, callback, callback_state, stats, &next);
 	}
+	mih_walk_start(&walk, index);
 	for (blkno = meta.nulls_head; blkno != InvalidBlockNumber; blkno = next)
 	{
 		vacuum_delay_point();
-		stats->num_index_tuples += vacuum_page(index, blkno, true, callback, callback_state, stats, &next);
+		stats->num_index_tuples += vacuum_page(&walk, blkno, MIH_PAGE_NULLS, callback, callback_state, stats, &next);
 	}
 	stats->num_pages = RelationGetNumberOfBlocks(index);
 }

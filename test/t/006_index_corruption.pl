@@ -1,0 +1,157 @@
+# A damaged simhash_mih index fails fast and clearly: with the server stopped, the index file is
+# damaged in one way at a time (a chain that loops, a link past the end, a wrong magic number, a
+# table page of another kind, a directory page that claims too many entries, a truncated file).
+# Every operation then either still works or ends with index_corrupted (XX002) naming the index
+# and hinting REINDEX — never another error, a hang (statement_timeout is the fence), or a crash —
+# and the operations that must read the damaged part do end with XX002. REINDEX repairs it.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use constant BLCKSZ => 8192;
+# Page layout (src/pg/index_am/mih_am.h): the opaque (kind u16, nitems u16, next u32) ends the
+# page; the meta page's fields start after the 24-byte page header.
+use constant { OPAQUE => BLCKSZ - 8, META_MAGIC => 24, META_PENDING_HEAD => 88 };
+use constant { KIND_TABLE0 => 2, KIND_FENCE => 4, KIND_PENDING => 5, KIND_FREE => 6 };
+
+my $node = PostgreSQL::Test::Cluster->new('corruption');
+$node->init;
+$node->append_conf('postgresql.conf', "autovacuum = off\n");
+$node->start;
+$node->safe_psql('postgres', q{
+    CREATE EXTENSION simhash;
+    CREATE TABLE t (id int, sh simhash) WITH (autovacuum_enabled = off);
+    INSERT INTO t SELECT g, ('x' || substr(md5(g::text), 1, 16))::bit(64)::simhash FROM generate_series(1, 20000) g;
+    INSERT INTO t SELECT 0, NULL FROM generate_series(1, 5);
+});
+
+my $file;
+
+sub build
+{
+    $node->safe_psql('postgres', q{
+        DROP INDEX IF EXISTS t_mih;
+        CREATE INDEX t_mih ON t USING simhash_mih (sh);
+        INSERT INTO t SELECT 100000 + g, ('x' || substr(md5((100000 + g)::text), 1, 16))::bit(64)::simhash
+            FROM generate_series(1, 1500) g;  -- pending rows: a chain of several pages
+        DELETE FROM t WHERE id > 100000;
+        INSERT INTO t SELECT 100000 + g, ('x' || substr(md5((100000 + g)::text), 1, 16))::bit(64)::simhash
+            FROM generate_series(1, 1500) g;
+        CHECKPOINT;
+    });
+    $file = $node->data_dir . '/' . $node->safe_psql('postgres', q{SELECT pg_relation_filepath('t_mih')});
+}
+
+sub read_at
+{
+    my ($offset, $len) = @_;
+    open(my $fh, '<:raw', $file) or die "open $file: $!";
+    seek($fh, $offset, 0);
+    read($fh, my $bytes, $len);
+    close($fh);
+    return $bytes;
+}
+
+sub write_at
+{
+    my ($offset, $bytes) = @_;
+    open(my $fh, '+<:raw', $file) or die "open $file: $!";
+    seek($fh, $offset, 0);
+    print $fh $bytes;
+    close($fh);
+}
+
+sub blocks { return (-s $file) / BLCKSZ; }
+sub kind_of { my ($b) = @_; return unpack('S', read_at($b * BLCKSZ + OPAQUE, 2)); }
+sub next_of { my ($b) = @_; return unpack('L', read_at($b * BLCKSZ + OPAQUE + 4, 4)); }
+sub first_of_kind
+{
+    my ($kind) = @_;
+    for my $b (1 .. blocks() - 1) { return $b if kind_of($b) == $kind; }
+    die "no page of kind $kind";
+}
+
+# Each operation, in a fresh session, bounded by statement_timeout.
+my %ops = (
+    radius => q{SET enable_seqscan = off; SET enable_bitmapscan = off;
+                SELECT count(*) FROM t WHERE hamming(sh, 'ffffffff00000000') <= 20},
+    knn => q{SET enable_seqscan = off; SELECT id FROM t ORDER BY sh <-> '0123456789abcdef' LIMIT 5},
+    keyless => q{SET enable_seqscan = off; SELECT count(*) FROM t},
+    insert => q{INSERT INTO t VALUES (-1, 'abcdef0123456789'), (-2, NULL)},
+    vacuum => q{VACUUM t},
+    check => q{SELECT * FROM simhash_mih_check('t_mih')},
+);
+
+sub run_op
+{
+    my ($name) = @_;
+    my ($stdout, $stderr);
+    $node->psql('postgres', "\\set VERBOSITY verbose\nSET statement_timeout = '10s';\n$ops{$name}",
+        stdout => \$stdout, stderr => \$stderr);
+    return $stderr // '';
+}
+
+# damage => [what it does, operations that must read the damaged part]
+my @cases = (
+    [ 'pending chain loops back to its head', sub {
+        my $head = unpack('L', read_at(META_PENDING_HEAD, 4));
+        my $b = $head;
+        $b = next_of($b) while next_of($b) != 0xFFFFFFFF;
+        write_at($b * BLCKSZ + OPAQUE + 4, pack('L', $head));
+      }, [qw(radius knn keyless vacuum check)] ],
+    [ 'pending link past the end of the file', sub {
+        my $head = unpack('L', read_at(META_PENDING_HEAD, 4));
+        write_at($head * BLCKSZ + OPAQUE + 4, pack('L', 4000000));
+      }, [qw(radius knn keyless vacuum check)] ],
+    [ 'wrong magic number in the meta page', sub {
+        write_at(META_MAGIC, pack('L', 0x12345678));
+      }, [qw(radius knn keyless insert vacuum check)] ],
+    [ 'a table 0 page turned into a free page', sub {
+        my $b = first_of_kind(KIND_TABLE0);
+        write_at($b * BLCKSZ + OPAQUE, pack('S', KIND_FREE));
+      }, [qw(knn keyless vacuum check)] ],
+    [ 'a directory page claiming more entries than fit', sub {
+        my $b = first_of_kind(KIND_FENCE);
+        write_at($b * BLCKSZ + OPAQUE + 2, pack('S', 60000));
+      }, [qw(radius knn keyless vacuum check)] ],
+    [ 'the file truncated to its first pages', sub {
+        truncate($file, 3 * BLCKSZ) or die "truncate: $!";
+      }, [qw(radius knn keyless vacuum check)] ],
+);
+
+for my $case (@cases)
+{
+    my ($what, $damage, $must_fail) = @$case;
+    build();
+    $node->stop;
+    $damage->();
+    $node->start;
+    my %must = map { $_ => 1 } @$must_fail;
+    for my $op (sort keys %ops)
+    {
+        my $err = run_op($op);
+        if ($err =~ /ERROR/)
+        {
+            like($err, qr/ERROR:\s+XX002: index "t_mih" is (corrupted|not a simhash_mih index of layout).*HINT:\s+REINDEX/s,
+                "$what: $op ends with index_corrupted and a REINDEX hint");
+        }
+        else
+        {
+            ok(!$must{$op}, "$what: $op does not read the damaged part and works")
+              or diag("expected XX002, got: $err");
+        }
+    }
+    $node->safe_psql('postgres', 'REINDEX INDEX t_mih');
+    is($node->safe_psql('postgres',
+        q{SET enable_seqscan = off; SET enable_bitmapscan = off; SELECT count(*) FROM t WHERE hamming(sh, 'ffffffff00000000') <= 20}),
+        $node->safe_psql('postgres',
+        q{SET enable_indexscan = off; SET enable_bitmapscan = off; SELECT count(*) FROM t WHERE hamming(sh, 'ffffffff00000000') <= 20}),
+        "$what: after REINDEX the index answers as a sequential scan");
+    is($node->safe_psql('postgres', q{SELECT pending_rows >= 0 FROM simhash_mih_check('t_mih')}), 't',
+        "$what: after REINDEX the index checks clean");
+}
+
+$node->stop;
+done_testing();
