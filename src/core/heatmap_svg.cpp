@@ -99,18 +99,25 @@ std::string heatmap_svg(const std::vector<HeatmapCell> &cells, const HeatmapOpti
         throw InvalidArgument("the fingerprint threshold must be between 0 and 128, got " + std::to_string(o.fp_threshold));
     if (o.sh_threshold < 0 || o.sh_threshold > kHeatmapMaxY)
         throw InvalidArgument("the simhash threshold must be between 0 and 64, got " + std::to_string(o.sh_threshold));
+    if (o.title.size() > kHeatmapMaxTitleBytes)
+        throw InvalidArgument("the title is " + std::to_string(o.title.size()) + " bytes long; a heat map's title has at most " +
+                              std::to_string(kHeatmapMaxTitleBytes));
     std::map<std::pair<int, int>, uint64_t> counts;
     for (const auto &c : cells) {
         if (c.x < 0 || c.x > kHeatmapMaxX || c.y < 0 || c.y > kHeatmapMaxY)
             throw InvalidArgument("a cell (" + std::to_string(c.x) + ", " + std::to_string(c.y) +
                                   ") is outside the axes: fingerprint difference 0..128, simhash difference 0..64");
-        if (c.count > 0) counts[{c.x, c.y}] += c.count;
+        if (c.count > 0 && __builtin_add_overflow(counts[{c.x, c.y}], c.count, &counts[{c.x, c.y}]))
+            throw LimitExceeded("the pairs of cell (" + std::to_string(c.x) + ", " + std::to_string(c.y) +
+                                ") add up to more than 2^64");
     }
-    uint64_t lo = UINT64_MAX, hi = 0, total = 0;
+    // The total is only printed, as a rounded count: a double holds any sum of 64-bit counts here.
+    uint64_t lo = UINT64_MAX, hi = 0;
+    double total = 0;
     for (const auto &kv : counts) {
         lo = std::min(lo, kv.second);
         hi = std::max(hi, kv.second);
-        total += kv.second;
+        total += double(kv.second);
     }
 
     std::string s;
@@ -122,7 +129,7 @@ std::string heatmap_svg(const std::vector<HeatmapCell> &cells, const HeatmapOpti
     s += format("<text x=\"%.0f\" y=\"22\" font-size=\"15\" font-weight=\"bold\">", kHeatmapLeftPx) +
          xml_escape(o.title) + "</text>\n";
     s += format("<text x=\"%.0f\" y=\"38\" fill=\"#555555\">", kHeatmapLeftPx) +
-         xml_escape(count_label(double(total)) + " pairs in " + std::to_string(counts.size()) + " cells; colour: " +
+         xml_escape(count_label(total) + " pairs in " + std::to_string(counts.size()) + " cells; colour: " +
                     (o.log_scale ? "logarithmic" : "linear") + " scale of pairs per cell") +
          "</text>\n";
     s += format("<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"#f4f4f4\" stroke=\"#999999\"/>\n",

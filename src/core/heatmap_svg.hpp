@@ -2,6 +2,7 @@
 // 0..128, simhash difference 0..64), coloured on a logarithmic (default) or linear scale.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -22,6 +23,8 @@ struct HeatmapOptions {
 };
 
 constexpr int kHeatmapMaxX = 128, kHeatmapMaxY = 64;
+// A title is a line of text above the plot; a longer one is refused rather than rendered.
+constexpr std::size_t kHeatmapMaxTitleBytes = 1000;
 
 // Geometry, exposed so a test can find a cell's pixels in a rendering.
 constexpr int kHeatmapCellPx = 6, kHeatmapLeftPx = 70, kHeatmapTopPx = 50;

@@ -15,11 +15,11 @@ COMMENT ON DOMAIN hamming_distance IS 'a Hamming distance between two simhashes,
 
 CREATE TYPE simhash_distance;
 CREATE FUNCTION simhash_distance_in(cstring) RETURNS simhash_distance
-    AS 'int4in' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'simhash_distance_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION simhash_distance_out(simhash_distance) RETURNS cstring
     AS 'int4out' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION simhash_distance_recv(internal) RETURNS simhash_distance
-    AS 'int4recv' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'simhash_distance_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION simhash_distance_send(simhash_distance) RETURNS bytea
     AS 'int4send' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
 CREATE TYPE simhash_distance (

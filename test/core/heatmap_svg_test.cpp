@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "bridge_guard.hpp"
+#include "core_errors.hpp"
 #include "heatmap_svg.hpp"
 
 using namespace simhash;
@@ -79,4 +79,25 @@ TEST(HeatmapSvg, TitleIsEscapedAndBadInputRefused)
     EXPECT_THROW(heatmap_svg({{0, -1, 1}}, {}), InvalidArgument);
     o.sh_threshold = 65;
     EXPECT_THROW(heatmap_svg({}, o), InvalidArgument);
+}
+
+// A title past the limit is refused, not rendered into a document of any size.
+TEST(HeatmapSvg, LongTitleRefused)
+{
+    HeatmapOptions o;
+    o.title = std::string(kHeatmapMaxTitleBytes, 'x');
+    EXPECT_NO_THROW(heatmap_svg({}, o));
+    o.title += "x";
+    EXPECT_THROW(heatmap_svg({}, o), InvalidArgument);
+}
+
+// Counts near 2^63 each: the total is printed as what it is (not wrapped to 0), and one cell whose
+// repeated rows add up past 2^64 is refused.
+TEST(HeatmapSvg, HugeCountsNeitherWrapNorOverflow)
+{
+    const uint64_t half = uint64_t(1) << 63;
+    const std::string svg = heatmap_svg({{0, 0, half}, {1, 1, half}}, {});
+    EXPECT_EQ(svg.find(">0 pairs"), std::string::npos);
+    EXPECT_NE(svg.find("1.84e+10G pairs"), std::string::npos);
+    EXPECT_THROW(heatmap_svg({{0, 0, half}, {0, 0, half}}, {}), LimitExceeded);
 }
