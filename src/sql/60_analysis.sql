@@ -85,11 +85,18 @@ DECLARE
     message text;
 BEGIN
     FOR cell IN EXECUTE pg_catalog.format(
-        'SELECT s.f::bigint AS f, s.h::bigint AS h, pg_catalog.count(*) AS n FROM (%s) s(f, h) GROUP BY 1, 2 ORDER BY 1, 2',
+        'SELECT s.f AS f, s.h AS h, pg_catalog.count(*) AS n FROM (%s) s(f, h) GROUP BY 1, 2 ORDER BY 1, 2',
         source)
     LOOP
-        PERFORM @extschema@.simhash_check_differences(cell.f, cell.h);
-        fp_diff := cell.f; sh_diff := cell.h; pairs := cell.n;
+        -- Differences are counts: a fractional one is refused, never rounded into a cell.
+        IF cell.f::pg_catalog.numeric OPERATOR(pg_catalog.<>) pg_catalog.trunc(cell.f::pg_catalog.numeric)
+           OR cell.h::pg_catalog.numeric OPERATOR(pg_catalog.<>) pg_catalog.trunc(cell.h::pg_catalog.numeric) THEN
+            RAISE EXCEPTION 'a pair has differences (%, %) that are not whole numbers', cell.f, cell.h
+                USING ERRCODE = '22P02',
+                      HINT = 'The differences count differing fingerprint entries and simhash bits.';
+        END IF;
+        PERFORM @extschema@.simhash_check_differences(cell.f::pg_catalog.int8, cell.h::pg_catalog.int8);
+        fp_diff := cell.f::pg_catalog.int8; sh_diff := cell.h::pg_catalog.int8; pairs := cell.n;
         RETURN NEXT;
     END LOOP;
 EXCEPTION WHEN undefined_table OR undefined_function OR undefined_object THEN

@@ -1,8 +1,29 @@
 #include "int_source.h"
 
+#include "catalog/pg_type.h"
 #include "lib/stringinfo.h"
 #include "source_query.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
+
+/*
+ * The base type of column c, which must be an integer type (or a domain over one): a fraction is
+ * refused rather than rounded.
+ */
+static Oid
+integer_column(TupleDesc desc, int c)
+{
+	Oid			type = getBaseType(TupleDescAttr(desc, c)->atttypid);
+
+	if (type != INT8OID && type != INT4OID && type != INT2OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("column %d of the source query must be bigint, integer or smallint, not %s",
+						c + 1, format_type_be(TupleDescAttr(desc, c)->atttypid)),
+				 errhint("Cast it to bigint in the source if its values are whole numbers.")));
+	return type;
+}
 
 IntColumns
 read_int_source(const char *source, int ncols, const char *order_by)
@@ -12,12 +33,13 @@ read_int_source(const char *source, int ncols, const char *order_by)
 	size_t		capacity = 0;
 	StringInfoData query;
 	SourceQuery rows;
+	Oid			types[3];
 
 	Assert(ncols >= 1 && ncols <= 3);
 	initStringInfo(&query);
 	appendStringInfoString(&query, "SELECT ");
 	for (int c = 1; c <= ncols; c++)
-		appendStringInfo(&query, "%sc%d::bigint", c > 1 ? ", " : "", c);
+		appendStringInfo(&query, "%sc%d", c > 1 ? ", " : "", c);
 	appendStringInfo(&query, " FROM (%s) s(", source);
 	for (int c = 1; c <= ncols; c++)
 		appendStringInfo(&query, "%sc%d", c > 1 ? ", " : "", c);
@@ -25,7 +47,9 @@ read_int_source(const char *source, int ncols, const char *order_by)
 	if (order_by)
 		appendStringInfo(&query, " ORDER BY %s", order_by);
 
-	source_query_open(&rows, query.data);
+	source_query_open(&rows, query.data, source);
+	for (int c = 0; c < ncols; c++)
+		types[c] = integer_column(source_query_columns(&rows), c);
 	while (source_query_fetch(&rows))
 	{
 		if (result.n + SPI_processed > capacity)
@@ -45,7 +69,9 @@ read_int_source(const char *source, int ncols, const char *order_by)
 			{
 				bool		isnull;
 
-				row[c] = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, c + 1, &isnull));
+				Datum		d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, c + 1, &isnull);
+
+				row[c] = isnull ? 0 : integer_value(d, types[c]);
 				any_null |= isnull;
 			}
 			if (any_null)

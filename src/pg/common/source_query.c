@@ -1,12 +1,60 @@
 #include "source_query.h"
 
+#include "catalog/pg_type.h"
 #include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "utils/plancache.h"
 #include "source_hint.h"
 
 #define FETCH_ROWS 10000
 
+/*
+ * A source is read, never run for its effects: it must be one plain SELECT (or VALUES, TABLE, a
+ * set operation of those). A statement that writes, locks rows or is not a query gets an error
+ * that says so, before it runs.
+ */
+static void
+check_read_only(SPIPlanPtr plan)
+{
+	List	   *sources = SPI_plan_get_plan_sources(plan);
+	ListCell   *lc;
+
+	if (list_length(sources) != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg("the source query must be one statement, not %d", list_length(sources))));
+	foreach(lc, sources)
+	{
+		CachedPlanSource *ps = (CachedPlanSource *) lfirst(lc);
+		ListCell   *lq;
+
+		foreach(lq, ps->query_list)
+		{
+			Query	   *q = lfirst_node(Query, lq);
+
+			if (q->commandType == CMD_INSERT || q->commandType == CMD_UPDATE ||
+				q->commandType == CMD_DELETE || q->hasModifyingCTE)
+				ereport(ERROR,
+						(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+						 errmsg("the source query must only read, but it modifies data (%s)",
+								q->hasModifyingCTE ? "in its WITH clause" : GetCommandTagName(ps->commandTag)),
+						 errhint("Run the data-modifying statement first, then read its rows from a table.")));
+			if (q->rowMarks != NIL)
+				ereport(ERROR,
+						(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+						 errmsg("the source query must only read, but it locks rows (FOR UPDATE or FOR SHARE)"),
+						 errhint("Remove the locking clause.")));
+		}
+		if (ps->commandTag != CMDTAG_SELECT)
+			ereport(ERROR,
+					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+					 errmsg("the source query must be a SELECT, not %s", GetCommandTagName(ps->commandTag)),
+					 errhint("Give the query that returns the rows to read, e.g. SELECT id, sh FROM public.pages.")));
+	}
+}
+
 void
-source_query_open(SourceQuery *source, const char *query)
+source_query_open(SourceQuery *source, const char *query, const char *user_source)
 {
 	SPIPlanPtr	plan;
 
@@ -16,15 +64,23 @@ source_query_open(SourceQuery *source, const char *query)
 	source->hint.previous = error_context_stack;
 	error_context_stack = &source->hint;
 	SPI_connect();
+	if (user_source != query)
+	{
+		/* The user's text is checked alone, so its own error is reported, not the wrapper's. */
+		plan = SPI_prepare(user_source, 0, NULL);
+		if (plan == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_SYNTAX_ERROR),
+					 errmsg("could not prepare the source query: %s", SPI_result_code_string(SPI_result))));
+		check_read_only(plan);
+		SPI_freeplan(plan);
+	}
 	plan = SPI_prepare(query, 0, NULL);
 	if (plan == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_SYNTAX_ERROR),
 				 errmsg("could not prepare the source query: %s", SPI_result_code_string(SPI_result))));
-	if (!SPI_is_cursor_plan(plan))
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("the source query must be a SELECT (or another statement returning rows)")));
+	check_read_only(plan);
 	source->portal = SPI_cursor_open(NULL, plan, NULL, NULL, true);
 	source->batch = false;
 }
@@ -52,6 +108,16 @@ source_query_close(SourceQuery *source)
 	SPI_cursor_close(source->portal);
 	SPI_finish();
 	error_context_stack = source->hint.previous;
+}
+
+int64
+integer_value(Datum d, Oid type)
+{
+	if (type == INT8OID)
+		return DatumGetInt64(d);
+	if (type == INT4OID)
+		return DatumGetInt32(d);
+	return DatumGetInt16(d);
 }
 
 #define ST_SORT sort_int64

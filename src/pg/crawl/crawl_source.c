@@ -20,8 +20,9 @@ check_columns(TupleDesc desc, Oid simhash_type)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("the source query must return 2 columns (id, sh), it returns %d", desc->natts)));
-	id_type = TupleDescAttr(desc, 0)->atttypid;
-	sh_type = TupleDescAttr(desc, 1)->atttypid;
+	/* A domain over bigint (or simhash) is as good as its base type. */
+	id_type = getBaseType(TupleDescAttr(desc, 0)->atttypid);
+	sh_type = getBaseType(TupleDescAttr(desc, 1)->atttypid);
 	if (id_type != INT8OID && id_type != INT4OID && id_type != INT2OID)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
@@ -32,16 +33,6 @@ check_columns(TupleDesc desc, Oid simhash_type)
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("the second column of the source query must be simhash or bigint, not %s",
 						format_type_be(sh_type))));
-}
-
-static int64
-id_value(Datum d, Oid type)
-{
-	if (type == INT8OID)
-		return DatumGetInt64(d);
-	if (type == INT4OID)
-		return DatumGetInt32(d);
-	return DatumGetInt16(d);
 }
 
 CrawlRows
@@ -56,9 +47,9 @@ read_crawl_source(const char *source, Oid simhash_type, size_t bytes_per_row)
 	Oid			id_type;
 	int64	   *sorted;
 
-	source_query_open(&query, source);
+	source_query_open(&query, source, source);
 	check_columns(source_query_columns(&query), simhash_type);
-	id_type = TupleDescAttr(source_query_columns(&query), 0)->atttypid;
+	id_type = getBaseType(TupleDescAttr(source_query_columns(&query), 0)->atttypid);
 
 	while (source_query_fetch(&query))
 	{
@@ -95,7 +86,7 @@ read_crawl_source(const char *source, Oid simhash_type, size_t bytes_per_row)
 				skipped++;
 				continue;
 			}
-			rows.ids[rows.n] = id_value(id, id_type);
+			rows.ids[rows.n] = integer_value(id, id_type);
 			rows.hashes[rows.n] = (uint64) DatumGetInt64(sh);
 			rows.n++;
 		}

@@ -14,6 +14,8 @@
 
 #include "charikar.h"
 
+#include "utf8_text.h"
+
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
@@ -27,10 +29,14 @@ PG_FUNCTION_INFO_V1(simhash_agg_serialfn);
 PG_FUNCTION_INFO_V1(simhash_agg_deserialfn);
 PG_FUNCTION_INFO_V1(simhash_agg_finalfn);
 
+/* A text feature is hashed as UTF-8, so it hashes alike in databases of every encoding. */
 static uint64
 text_feature(text *t)
 {
-	return XXH3_64bits(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+	size_t		len;
+	const char *utf8 = text_utf8(t, &len);
+
+	return XXH3_64bits(utf8, len);
 }
 
 static void

@@ -13,6 +13,7 @@
 
 #include "bridge_error.h"
 #include "core_owner.h"
+#include "utf8_text.h"
 #include "fingerprints_type.h"
 #include "page_bridge.h"
 
@@ -88,9 +89,8 @@ static sh_page *
 fed_page(FunctionCallInfo fcinfo, bool html, sh_weighting weighting, sh_method method,
 		 bool legacy_min_hashes, CoreOwner **owner)
 {
-	text	   *content = PG_GETARG_TEXT_PP(0);
-	const char *data = VARDATA_ANY(content);
-	size_t		len = VARSIZE_ANY_EXHDR(content);
+	size_t		len;
+	const char *data = text_utf8(PG_GETARG_TEXT_PP(0), &len);
 	sh_page_options options;
 	sh_page    *page;
 	sh_error	err;
@@ -182,9 +182,8 @@ fingerprints_html(PG_FUNCTION_ARGS)
 Datum
 html_text(PG_FUNCTION_ARGS)
 {
-	text	   *content = PG_GETARG_TEXT_PP(0);
-	const char *data = VARDATA_ANY(content);
-	size_t		len = VARSIZE_ANY_EXHDR(content);
+	size_t		len;
+	const char *data = text_utf8(PG_GETARG_TEXT_PP(0), &len);
 	sh_html_text *extractor;
 	sh_error	err;
 	sh_status	status;
@@ -205,7 +204,7 @@ html_text(PG_FUNCTION_ARGS)
 	}
 	status = sh_html_text_result(extractor, &out, &out_len, &err);
 	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
-	result = cstring_to_text_with_len(out, (int) out_len);
+	result = utf8_to_text(out, out_len);
 	core_owner_release(owner);
 	PG_RETURN_TEXT_P(result);
 }

@@ -79,11 +79,18 @@ DECLARE
     message text;
 BEGIN
     FOR cell IN EXECUTE pg_catalog.format(
-        'SELECT s.f::bigint AS f, s.h::bigint AS h, pg_catalog.count(*) AS n FROM (%s) s(f, h) GROUP BY 1, 2 ORDER BY 1, 2',
+        'SELECT s.f AS f, s.h AS h, pg_catalog.count(*) AS n FROM (%s) s(f, h) GROUP BY 1, 2 ORDER BY 1, 2',
         source)
     LOOP
-        PERFORM @extschema@.simhash_check_differences(cell.f, cell.h);
-        fp_diff := cell.f; sh_diff := cell.h; pairs := cell.n;
+        -- Differences are counts: a fractional one is refused, never rounded into a cell.
+        IF cell.f::pg_catalog.numeric OPERATOR(pg_catalog.<>) pg_catalog.trunc(cell.f::pg_catalog.numeric)
+           OR cell.h::pg_catalog.numeric OPERATOR(pg_catalog.<>) pg_catalog.trunc(cell.h::pg_catalog.numeric) THEN
+            RAISE EXCEPTION 'a pair has differences (%, %) that are not whole numbers', cell.f, cell.h
+                USING ERRCODE = '22P02',
+                      HINT = 'The differences count differing fingerprint entries and simhash bits.';
+        END IF;
+        PERFORM @extschema@.simhash_check_differences(cell.f::pg_catalog.int8, cell.h::pg_catalog.int8);
+        fp_diff := cell.f::pg_catalog.int8; sh_diff := cell.h::pg_catalog.int8; pairs := cell.n;
         RETURN NEXT;
     END LOOP;
 EXCEPTION WHEN undefined_table OR undefined_function OR undefined_object THEN
@@ -243,3 +250,11 @@ COMMENT ON OPERATOR CLASS simhash_distance_ops USING btree IS 'order of simhash_
 -- It reads every page of an index, like amcheck's functions: EXECUTE is no longer PUBLIC's, and the
 -- caller must also be able to read the index's table (checked in C before any lock is taken).
 REVOKE EXECUTE ON FUNCTION simhash_mih_check(regclass) FROM PUBLIC;
+
+-- ===== simhash_distance refuses values outside 0..64 =====
+-- Its text and binary input were int4's and accepted any integer. Replacing the functions keeps
+-- the type (and any stored value) as it is.
+CREATE OR REPLACE FUNCTION simhash_distance_in(cstring) RETURNS simhash_distance
+    AS 'MODULE_PATHNAME', 'simhash_distance_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION simhash_distance_recv(internal) RETURNS simhash_distance
+    AS 'MODULE_PATHNAME', 'simhash_distance_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
