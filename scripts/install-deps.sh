@@ -11,6 +11,7 @@ packages=(
     libipc-run-perl                         # PostgreSQL's TAP test framework
     iproute2 util-linux                     # ss (free port), runuser, flock
     chromium python3                        # the heat map test renders SVG to PNG and reads its pixels
+    python3-psycopg2                        # the differential test of the indexes (test/differential)
 )
 missing=()
 for p in "${packages[@]}"; do
