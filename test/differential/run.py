@@ -19,6 +19,7 @@ import sys
 import time
 from collections import Counter, defaultdict
 
+sys.dont_write_bytecode = True      # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import psycopg2  # noqa: E402
