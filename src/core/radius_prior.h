@@ -21,7 +21,8 @@ sh_random_within_probability(int k)
 		sum += term;
 		term = term * (64 - i) / (i + 1);
 	}
-	return sum / 18446744073709551616.0;	/* 2^64 */
+	/* The sum of 62 or more terms rounds to a hair above 2^64: a probability never exceeds 1. */
+	return sum >= 18446744073709551616.0 ? 1.0 : sum / 18446744073709551616.0;	/* 2^64 */
 }
 
 #endif

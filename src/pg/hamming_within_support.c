@@ -73,6 +73,8 @@ selectivity(SupportRequestSelectivity *req)
 	else
 		req->selectivity = RADIUS_DEFAULT_SELECTIVITY;
 	ReleaseVariableStats(vardata);
+	/* The planner refuses a function selectivity outside [0, 1] with an internal error. */
+	CLAMP_PROBABILITY(req->selectivity);
 }
 
 Datum

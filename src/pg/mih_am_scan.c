@@ -3,15 +3,19 @@
  * (probing the sorted tables, then reading the pending pages) and compares full hashes inside the
  * index, so the tids returned are exactly the rows within k (no recheck); later calls hand them
  * out. Dead rows that VACUUM has not yet removed are filtered by the heap's visibility check.
- * A scan that orders by distance (sh <-> q) is mih_am_knn.c's.
+ * A scan with no key (the planner builds one for count(*) over wide rows) returns every row,
+ * NULL hashes included, as btree and GiST do. A scan that orders by distance (sh <-> q) is
+ * mih_am_knn.c's.
  */
 #include "simhash_type.h"
 #include "mih_am_probe.h"
 #include "mih_am_scan.h"
 
+#include "access/itup.h"
 #include "access/relscan.h"
 #include "miscadmin.h"
 #include "nodes/tidbitmap.h"
+#include "pgstat.h"
 #include "utils/memutils.h"
 
 #include "hamming_ball.h"
@@ -129,12 +133,13 @@ static bool
 probe_tables(MihScanState *so, Relation index, const MihMeta *meta)
 {
 	int			m = meta->ntables;
-	int			radius = so->radii[so->probe];
+	/* Without a key every row is an answer: table 0 is read whole. */
+	int			radius = so->nballs > 0 ? so->radii[so->probe] : 64;
 	MihProbe	pr;
 	MihRadiusProbe rp;
 
 	rp.so = so;
-	rp.center = so->centers[so->probe];
+	rp.center = so->nballs > 0 ? so->centers[so->probe] : 0;
 	rp.r = radius / m;
 	mih_probe_begin(&pr, index, meta, note_match, &rp);
 
@@ -181,7 +186,7 @@ compute(IndexScanDesc scan)
 	so->computed = true;
 	so->next = 0;
 	so->ntids = 0;
-	if (so->nballs == 0 || so->radii[so->probe] < 0)
+	if (so->nballs > 0 && so->radii[so->probe] < 0)
 		return;
 	do
 	{
@@ -189,7 +194,9 @@ compute(IndexScanDesc scan)
 		/* The pin on the meta page keeps a merge from recycling the pages this copy describes. */
 		meta_buf = mih_pin_meta(scan->indexRelation, &meta);
 		complete = (meta.nrows == 0 || probe_tables(so, scan->indexRelation, &meta)) &&
-			mih_read_chain(scan->indexRelation, meta.pending_head, MIH_PAGE_PENDING, scan_rows_page, so);
+			mih_read_chain(scan->indexRelation, meta.pending_head, MIH_PAGE_PENDING, scan_rows_page, so) &&
+			(so->nballs > 0 ||
+			 mih_read_chain(scan->indexRelation, meta.nulls_head, MIH_PAGE_NULLS, scan_rows_page, so));
 		ReleaseBuffer(meta_buf);
 	} while (!complete);
 }
@@ -202,6 +209,8 @@ mih_beginscan(Relation index, int nkeys, int norderbys)
 
 	so->cap = 64;
 	so->tids = palloc(so->cap * sizeof(ItemPointerData));
+	so->centers = palloc(Max(nkeys, 1) * sizeof(uint64));
+	so->radii = palloc(Max(nkeys, 1) * sizeof(int));
 	if (norderbys > 0)
 	{
 		so->knn = mih_knn_begin();
@@ -222,6 +231,7 @@ mih_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int no
 	if (orderbys && scan->numberOfOrderBys > 0)
 		memmove(scan->orderByData, orderbys, scan->numberOfOrderBys * sizeof(ScanKeyData));
 	so->computed = false;
+	so->counted = false;
 	so->nballs = 0;
 	so->probe = 0;
 	for (int i = 0; i < scan->numberOfKeys; i++)
@@ -252,16 +262,44 @@ bool
 mih_gettuple(IndexScanDesc scan, ScanDirection dir)
 {
 	MihScanState *so = (MihScanState *) scan->opaque;
+	bool		found;
 
+	if (!so->counted)
+	{
+		pgstat_count_index_scan(scan->indexRelation);
+		so->counted = true;
+	}
 	if (scan->numberOfOrderBys > 0)
-		return mih_knn_gettuple(scan);
-	if (!so->computed)
-		compute(scan);
-	if (so->next >= so->ntids)
-		return false;
-	scan->xs_heaptid = so->tids[so->next++];
-	scan->xs_recheck = false;
-	return true;
+		found = mih_knn_gettuple(scan);
+	else
+	{
+		if (!so->computed)
+			compute(scan);
+		found = so->next < so->ntids;
+		if (found)
+		{
+			scan->xs_heaptid = so->tids[so->next++];
+			scan->xs_recheck = false;
+		}
+	}
+	if (found && scan->xs_want_itup)
+	{
+		/*
+		 * The index returns no column (amcanreturn is NULL), so the planner builds an index-only
+		 * scan only when the query needs no column of the table, e.g. count(*) over wide rows.
+		 * The executor still wants a tuple for each row: one with a NULL column, never read.
+		 */
+		if (so->empty_itup == NULL)
+		{
+			Datum		value = (Datum) 0;
+			bool		isnull = true;
+
+			so->empty_itup = index_form_tuple(RelationGetDescr(scan->indexRelation), &value, &isnull);
+		}
+		scan->xs_itup = so->empty_itup;
+		scan->xs_itupdesc = RelationGetDescr(scan->indexRelation);
+	}
+	return found;
 }
 
 int64
@@ -269,6 +307,7 @@ mih_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 {
 	MihScanState *so = (MihScanState *) scan->opaque;
 
+	pgstat_count_index_scan(scan->indexRelation);
 	compute(scan);
 	tbm_add_tuples(tbm, so->tids, so->ntids, false);
 	return so->ntids;
@@ -282,5 +321,9 @@ mih_endscan(IndexScanDesc scan)
 	if (so->knn)
 		mih_knn_end(scan);
 	pfree(so->tids);
+	pfree(so->centers);
+	pfree(so->radii);
+	if (so->empty_itup)
+		pfree(so->empty_itup);
 	pfree(so);
 }

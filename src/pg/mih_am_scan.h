@@ -19,11 +19,17 @@ typedef struct MihScanState
 	int			ntids;
 	int			cap;
 	int			next;
-	/* the query: every key must hold */
+	/*
+	 * The query: every key must hold. One ball per scan key, sized from the scan's key count
+	 * (the planner makes one key per index condition, without limit). No key at all is a scan of
+	 * the whole index: every row, NULL hashes included, as btree and GiST answer it.
+	 */
 	int			nballs;
-	uint64		centers[INDEX_MAX_KEYS];
-	int			radii[INDEX_MAX_KEYS];	/* -1: a NULL ball, nothing matches */
+	uint64	   *centers;
+	int		   *radii;			/* -1: a NULL ball, nothing matches */
 	int			probe;			/* the key whose ball is searched (the smallest) */
+	bool		counted;		/* this scan (since the last rescan) is in the statistics */
+	IndexTuple	empty_itup;		/* what an index-only scan gets (see mih_gettuple) */
 	/* a scan ordered by sh <-> q, else NULL */
 	MihKnnState *knn;
 } MihScanState;

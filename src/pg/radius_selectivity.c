@@ -35,7 +35,11 @@ radius_selectivity(VariableStatData *vardata, uint64 center, int radius)
 	AttStatsSlot sslot;
 
 	if (!HeapTupleIsValid(vardata->statsTuple))
-		return Max(prior, RADIUS_DEFAULT_SELECTIVITY);
+	{
+		sel = Max(prior, RADIUS_DEFAULT_SELECTIVITY);
+		CLAMP_PROBABILITY(sel);
+		return sel;
+	}
 
 	nullfrac = ((Form_pg_statistic) GETSTRUCT(vardata->statsTuple))->stanullfrac;
 	if (get_attstatsslot(&sslot, vardata->statsTuple, STATISTIC_KIND_MCV, InvalidOid,

@@ -23,3 +23,19 @@ TEST(RadiusPrior, MatchesSampledRandomPairsNearTheMiddle)
     for (int i = 0; i < n; ++i) within += sh_hamming(rng(), rng()) <= 28;
     EXPECT_NEAR(within / double(n), sh_random_within_probability(28), 0.005);
 }
+
+// The planner rejects a selectivity above 1 with an internal error: every radius, including those
+// whose sum rounds past 2^64, gives a probability.
+TEST(RadiusPrior, IsAProbabilityAtEveryRadius)
+{
+    double previous = 0.0;
+    for (int k = -1; k <= 65; ++k) {
+        double p = sh_random_within_probability(k);
+        EXPECT_GE(p, 0.0) << k;
+        EXPECT_LE(p, 1.0) << k;
+        EXPECT_GE(p, previous) << k;
+        previous = p;
+    }
+    EXPECT_EQ(sh_random_within_probability(2147483647), 1.0);
+    EXPECT_EQ(sh_random_within_probability(-2147483647 - 1), 0.0);
+}
