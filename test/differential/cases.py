@@ -29,8 +29,12 @@ MODES = {
     "bitmap": (("enable_seqscan", "off"), ("enable_indexscan", "off"), ("enable_indexonlyscan", "off")),
     "noseq": (("enable_seqscan", "off"),),
     "nosort": (("enable_seqscan", "off"), ("enable_sort", "off")),
+    # Parallel plans: bitmap heap scans shared by workers, index scans inside workers' nested loops.
+    "parallel": (("enable_seqscan", "off"), ("parallel_setup_cost", "0"), ("parallel_tuple_cost", "0"),
+                 ("min_parallel_table_scan_size", "0"), ("min_parallel_index_scan_size", "0"),
+                 ("max_parallel_workers_per_gather", "2")),
 }
-MODE_WEIGHTS = {"auto": 35, "index": 15, "indexonly": 10, "bitmap": 15, "noseq": 15, "nosort": 10}
+MODE_WEIGHTS = {"auto": 33, "index": 15, "indexonly": 10, "bitmap": 15, "noseq": 13, "nosort": 8, "parallel": 6}
 JOIN_FORCE = (("enable_hashjoin", "off"), ("enable_mergejoin", "off"))
 
 # Radius spellings. {c} the hash column, {q} the query (may be an untyped literal), {qt} the query
@@ -111,6 +115,7 @@ class Case:
         self.sql = ""                # what to show
         self.nidx = 0                # index conditions (for grouping findings)
         self.shrink = None           # (conds, rebuild) for filter cases
+        self.rollback = False        # end the transaction with ROLLBACK (cases that change rows)
         self.after = None            # statement to run outside the transaction afterwards
 
     def signature(self):
@@ -212,12 +217,26 @@ class Generator:
                 out.append("t.sh IS NOT NULL")
             elif r < 0.72:
                 out.append("t.sh IS NULL")
-            elif r < 0.85:
+            elif r < 0.78:
                 out.append("t.id %% %d <> %d" % (rng.randint(2, 9), rng.randint(0, 1)))
+            elif r < 0.85:
+                out.append("t.id % 2 = 0")     # implies the predicate of the partial indexes
+            elif r < 0.92:
+                out.append(self.any_cond(rng, family))
             else:
                 a, b = self.cond(rng, family), self.cond(rng, family)
                 out.append("(%s OR %s)" % (a.render(), b.render()))
         return out
+
+    def any_cond(self, rng, family):
+        """sh <@ ANY (ARRAY[balls]): simhash_mih and GiST have no amsearcharray, so a bitmap index
+        scan runs one rescan per element (NULL elements included)."""
+        balls = []
+        for _ in range(rng.randint(1, 6)):
+            q = self.qval(rng, family, nulls=0.1)
+            balls.append("hamming_ball(%s, %s)" % (lit_q(q, True), lit_k(self.kval(rng))) if rng.random() < 0.95
+                         else "NULL::hamming_ball")
+        return "t.sh <@ ANY (ARRAY[%s])" % ", ".join(balls)
 
     def pick_mode(self, rng, allowed=None):
         modes = allowed or list(MODE_WEIGHTS)
@@ -227,9 +246,14 @@ class Generator:
     def case(self, no):
         rng = random.Random("%s/case/%d" % (self.seed, no))
         table = rng.choice(self.ds.tables)
-        kind = rng.choices(("filter", "knn", "keyless", "join", "cursor", "prepared"),
-                           (32, 13, 8, 17, 14, 16))[0]
-        return getattr(self, "gen_" + kind)(rng, no, table)
+        kind = rng.choices(("filter", "knn", "keyless", "join", "cursor", "prepared", "txn"),
+                           (30, 12, 8, 16, 13, 14, 7))[0]
+        case = getattr(self, "gen_" + kind)(rng, no, table)
+        if rng.random() < 0.01:
+            # expressions compiled by LLVM, the extension's functions inlined from its bitcode
+            case.gucs += [("jit", "on"), ("jit_above_cost", "0"), ("jit_inline_above_cost", "0"),
+                          ("jit_optimize_above_cost", "0")]
+        return case
 
     def _simple(self, case, sql, compare, explain=True, join=False):
         if join and case.mode != "auto":
@@ -485,6 +509,7 @@ class Generator:
             cmp = lambda a, b: engine.cmp_knn(a, b, True)
         elif variant == "join":
             oq = None
+            jk = param("k")
             case.gucs += JOIN_FORCE if mode != "auto" else ()
             cmp = engine.cmp_bag
         else:
@@ -514,8 +539,9 @@ class Generator:
                 return tmpl_p % (sub(oq) if vals else oq, table.name, " WHERE " + w if w else "",
                                  sub(oq) if vals else oq, limit)
             if variant == "join":
-                return ("SELECT s.qid, t.id FROM qs s JOIN %s t ON %s WHERE s.qid %% 4 = %d" % (
-                    table.name, w, no % 4))
+                # the outer row's own query joins too: each rescan gets new keys besides the parameters
+                return ("SELECT s.qid, t.id FROM qs s JOIN %s t ON %s AND hamming(t.sh, s.q) <= %s "
+                        "WHERE s.qid %% 4 = %d" % (table.name, w, sub(jk) if vals else jk, no % 4))
             return "SELECT t.id FROM %s t WHERE %s" % (table.name, w)
 
         def args(vals):
@@ -536,6 +562,65 @@ class Generator:
                 if d:
                     return "EXECUTE #%d (%s): %s" % (i + 1, execs[i], d)
             return None
+        case.compare = compare
+        return case
+
+
+    # txn ---------------------------------------------------------------------------------------
+    def gen_txn(self, rng, no, table):
+        """Rows changed inside the transaction (pending index entries, dead and updated rows, an
+        UPDATE or DELETE driven by an index scan of the index it changes), then queries that must
+        see the transaction's own changes; ROLLBACK at the end keeps the tables as they were."""
+        fam = table.family
+        mode = self.pick_mode(rng, ["auto", "index", "bitmap", "noseq", "indexonly"])
+        case = Case(no, "txn", table, mode)
+        case.rollback = True
+        steps = []
+        shown = []
+        q = self.qval(rng, fam, 0)
+        base = 1000000 + no * 1000
+        for _ in range(rng.randint(1, 4)):
+            what = rng.choice(("insert", "insert", "delete", "update", "update_idx", "delete_idx"))
+            if what == "insert":
+                vals = []
+                for i in range(rng.randint(1, 60)):
+                    h = None if rng.random() < 0.05 else flip(rng, q, rng.randint(0, 6))
+                    vals.append("(%d, %s)" % (base + len(steps) * 100 + i, lit_q(h, True)))
+                sql = "INSERT INTO %s (id, sh) VALUES %s" % (table.name, ", ".join(vals))
+                steps.append(("exec", sql, None))
+            elif what == "delete":
+                sql = "DELETE FROM %s WHERE id %% %d = %d" % (table.name, rng.randint(3, 12), rng.randint(0, 2))
+                steps.append(("exec", sql, None))
+            elif what == "update":
+                sql = "UPDATE %s SET sh = sh # '%s' WHERE id %% %d = %d" % (
+                    table.name, hexh(flip(rng, 0, rng.randint(1, 3))), rng.randint(3, 12), rng.randint(0, 2))
+                steps.append(("exec", sql, None))
+            elif what == "update_idx":
+                c = self.cond(rng, fam, q=q, k=rng.randint(0, 8))
+                sql = "UPDATE %s t SET sh = t.sh # '%s' WHERE %s RETURNING t.id" % (
+                    table.name, hexh(flip(rng, 0, rng.randint(0, 2))), c.render())
+                steps.append(("query", sql, None))
+            else:
+                c = self.cond(rng, fam, q=q, k=rng.randint(0, 6))
+                sql = "DELETE FROM %s t WHERE %s RETURNING t.id" % (table.name, c.render())
+                steps.append(("query", sql, None))
+            shown.append(sql)
+        inner = rng.choice((self.gen_filter, self.gen_knn, self.gen_keyless))(rng, no, table)
+        query = inner.sql
+        case.nidx = inner.nidx
+        steps.append(("query", query, None))
+        shown.append(query)
+        case.steps = steps[:-1] + [("plan", "EXPLAIN (COSTS OFF) " + query, None), steps[-1]]
+        case.ref_steps = steps
+        case.sql = ";\n".join(shown) + ";\nROLLBACK"
+        inner_cmp = inner.compare
+
+        def compare(a, b):
+            for i in range(len(a) - 1):
+                d = engine.cmp_bag(a[i], b[i])
+                if d:
+                    return "RETURNING of statement %d: %s" % (i + 1, d)
+            return inner_cmp(a[-1:], b[-1:])
         case.compare = compare
         return case
 

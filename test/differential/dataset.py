@@ -110,7 +110,9 @@ class Dataset:
         hashes = []
         for i in range(count):
             r = rng.random()
-            if r < 0.35:
+            if r < 0.12:
+                hashes.append(bases[0])      # one hash repeated over many index pages
+            elif r < 0.35:
                 hashes.append(rng.choice(bases[:8]) if rng.random() < 0.6 else rng.choice(bases))
             elif r < 0.70:
                 hashes.append(flip(rng, rng.choice(bases), rng.choice((1, 1, 2, 3))))
@@ -186,6 +188,9 @@ class Dataset:
 
     def _create_index(self, session, t):
         session.execute("CREATE INDEX %s ON %s USING %s (sh)%s" % (t.index, t.name, t.am, t.with_opts))
+        if t.family == "dml":
+            # a partial index beside the full one: queries implying id % 2 = 0 may use either
+            session.execute("CREATE INDEX %s_part ON %s USING %s (sh) WHERE id %% 2 = 0" % (t.name, t.name, t.am))
 
     def _stage(self, session, rows):
         session.execute("DROP TABLE IF EXISTS pg_temp.stage")
@@ -231,7 +236,8 @@ class Dataset:
         rng = random.Random("%s/epoch/%d" % (self.seed, e))
         actions = []
         if e == 1:
-            actions = [("dml", "insert", 700), ("dup", "insert", 300), ("wide", "insert", 40)]
+            # enough pending rows (a page, 1/32 of the sorted rows) for the VACUUM of epoch 3 to merge
+            actions = [("dml", "insert", 700), ("dup", "insert", 700), ("wide", "insert", 650)]
         elif e == 2:
             actions = [("dml", "delete", None), ("dml", "update", None), ("dup", "update_null", None),
                        ("wide", "delete", None)]
@@ -241,9 +247,12 @@ class Dataset:
             for _ in range(rng.randint(1, 3)):
                 family = rng.choices(("dml", "dup", "wide"), (6, 3, 1))[0]
                 what = rng.choices(("insert", "insert_big", "delete", "update", "update_null", "vacuum",
-                                    "analyze", "vacuum_analyze", "reindex", "vacuum_full"),
-                                   (4, 2, 3, 3, 1, 4, 1, 2, 0.5, 0.5))[0]
-                actions.append((family, what, None))
+                                    "analyze", "vacuum_analyze", "reindex", "vacuum_full", "insert_merge"),
+                                   (4, 2, 3, 3, 1, 4, 1, 2, 0.5, 0.5, 2))[0]
+                if what == "insert_merge":
+                    actions += [(family, "insert_big", None), (family, "vacuum", None)]
+                else:
+                    actions.append((family, what, None))
         done = []
         for family, what, arg in actions:
             done.append("%s: %s" % (family, self._apply(session, rng, family, what, arg)))
@@ -269,7 +278,7 @@ class Dataset:
         tables = self.by_family[family]
         if what in ("insert", "insert_big"):
             count = arg or (rng.randint(600, 1100) if what == "insert_big" else rng.randint(20, 250))
-            if family == "wide":
+            if family == "wide" and what == "insert" and arg is None:
                 count = min(count, 80)
             rows = self._new_rows(rng, family, count)
             self._stage(session, rows)

@@ -97,6 +97,9 @@ class Session:
             cur.execute("SET statement_timeout = %d" % self.statement_timeout_ms)
             cur.execute("SET lock_timeout = %d" % self.statement_timeout_ms)
             cur.execute("SET client_min_messages = warning")
+            # The enable_* switches add a huge cost to disabled paths, which would send every forced
+            # plan through JIT compilation (~0.1 s each); the cases that want JIT ask for it.
+            cur.execute("SET jit = off")
             cur.execute("SELECT oid FROM pg_type WHERE typname IN ('simhash_distance')")
             oids = tuple(r[0] for r in cur.fetchall())
         if oids:
@@ -131,7 +134,7 @@ class Session:
                 return cur.fetchall()
             return None
 
-    def run(self, gucs, steps):
+    def run(self, gucs, steps, rollback=False):
         """Runs steps in one transaction under gucs; returns an Answer. Never raises for SQL errors.
 
         A step is (op, sql, arg): op 'exec' (no result), 'query' (all rows), 'fetch' (a cursor
@@ -177,7 +180,7 @@ class Session:
                     results.append(chunks)
                 else:
                     raise ValueError(op)
-            cur.execute("COMMIT")
+            cur.execute("ROLLBACK" if rollback else "COMMIT")
             cur.close()
             return Answer("ok", results=results, plan=plan)
         except psycopg2.Error as exc:

@@ -70,6 +70,9 @@ class Runner:
         self.skipped = 0
         self.ran = 0
         self.coverage = Counter()
+        self.slow = []
+        self.kind_time = Counter()
+        self.kind_count = Counter()
         self.errors_both = Counter()
         self.session = None
 
@@ -112,7 +115,9 @@ class Runner:
     def execute(self, case):
         """Runs a case on both sides; returns (a Finding or None, the index run's answer)."""
         s = self.session
-        ia = s.run(case.gucs, case.steps)
+        t0 = time.monotonic()
+        ia = s.run(case.gucs, case.steps, rollback=case.rollback)
+        t1 = time.monotonic()
         if ia.status == "crash":
             self.crashes += 1
             s.reconnect()
@@ -122,7 +127,15 @@ class Runner:
             except psycopg2.Error:
                 if not s.alive():
                     s.reconnect()
-        ra = s.run(case.ref_gucs, case.ref_steps)
+        t2 = time.monotonic()
+        ra = s.run(case.ref_gucs, case.ref_steps, rollback=case.rollback)
+        t3 = time.monotonic()
+        # Not a test (no timed assertion): the planner's own choices that were much slower than the
+        # sequential scan are listed in the summary, for whoever tunes the cost estimates.
+        if case.mode == "auto" and ia.status == "ok" and ia.plan and case.table.index in ia.plan:
+            ratio = (t1 - t0) / max(t3 - t2, 0.0005)
+            if t1 - t0 > 0.05 and ratio > 5:
+                self.slow.append((ratio, t1 - t0, t3 - t2, case.no, case.table.name, case.kind))
         if ra.status == "crash":
             self.crashes += 1
             s.reconnect()
@@ -167,7 +180,7 @@ class Runner:
     def shrink(self, finding):
         """Fewer conditions, same failure (any failure): delta debugging over the ANDed list."""
         conds, build = finding.case.shrink
-        budget = self.args.shrink_budget if "crash" not in finding.category else max(4, self.args.shrink_budget // 8)
+        budget = self.args.shrink_budget if "crash" not in finding.category else max(4, self.args.shrink_budget // 3)
         cur = list(conds)
         best = None
         chunk = max(1, len(cur) // 2)
@@ -307,7 +320,10 @@ class Runner:
             if self.crashes_by_signature[sig] >= a.max_crashes_per_shape:
                 self.skipped += 1
                 continue
+            t1 = time.monotonic()
             f, ia = self.execute(case)
+            self.kind_time[case.kind] += time.monotonic() - t1
+            self.kind_count[case.kind] += 1
             self.ran += 1
             self.note_coverage(case, ia)
             if f is not None:
@@ -362,6 +378,14 @@ class Runner:
             "%d backend crashes, %d reconnects; %d pending-list merges; %d epochs of DML" % (
                 self.seed, self.ran, elapsed, self.ran / max(elapsed, 0.001), self.skipped, self.crashes,
                 self.session.reconnects, self.ds.merges, self.epochs))
+        out("differential: cases by kind (count, seconds): %s" % ", ".join(
+            "%s %d %.0f s" % (k, self.kind_count[k], self.kind_time[k]) for k in sorted(self.kind_count)))
+        if self.slow:
+            self.slow.sort(reverse=True)
+            out("differential: %d unforced index plans ran over 5x slower than the sequential scan (not a "
+                "failure); slowest: %s" % (len(self.slow), "; ".join(
+                    "case %d (%s %s) %.0f ms vs %.0f ms" % (no, tn, kind, ti * 1000, tr * 1000)
+                    for _, ti, tr, no, tn, kind in self.slow[:5])))
         if self.errors_both:
             out("differential: both sides failed alike: %s" % ", ".join(
                 "%s x%d" % kv for kv in sorted(self.errors_both.items())))

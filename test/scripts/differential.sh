@@ -11,4 +11,4 @@ cd "$(dirname "$0")/../.."
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 exec "$py" test/differential/run.py --seed "${DIFFERENTIAL_SEED:-20240613}" \
-    --queries "${DIFFERENTIAL_QUERIES:-3000}" --db "simhash_differential_$$"
+    --queries "${DIFFERENTIAL_QUERIES:-6000}" --db "simhash_differential_$$"
