@@ -80,18 +80,26 @@ class Session:
         self.ext_types_registered = False
 
     def connect(self, wait_seconds=180):
+        """Connects and prepares the session, retrying while the server restarts after a crash
+        (a connection made just before the postmaster kills every backend is lost too)."""
         deadline = time.monotonic() + wait_seconds
-        last = None
         while True:
             try:
-                conn = psycopg2.connect("", application_name="simhash-differential")
-                conn.autocommit = True
-                break
-            except psycopg2.OperationalError as exc:  # the server is restarting after a crash
-                last = exc
+                self._connect_once()
+                return
+            except (psycopg2.OperationalError, psycopg2.InterfaceError) as exc:
                 if time.monotonic() > deadline:
-                    raise RuntimeError("cannot reconnect to the server: %s" % last)
+                    raise RuntimeError("cannot reconnect to the server: %s" % exc)
+                try:
+                    if self.conn is not None:
+                        self.conn.close()
+                except psycopg2.Error:
+                    pass
                 time.sleep(0.3)
+
+    def _connect_once(self):
+        conn = psycopg2.connect("", application_name="simhash-differential")
+        conn.autocommit = True
         self.conn = conn
         with conn.cursor() as cur:
             cur.execute("SET statement_timeout = %d" % self.statement_timeout_ms)
