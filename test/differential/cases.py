@@ -245,7 +245,7 @@ class Generator:
     # ----- the cases -----------------------------------------------------------------------------
     def case(self, no):
         rng = random.Random("%s/case/%d" % (self.seed, no))
-        table = rng.choice(self.ds.tables)
+        table = rng.choices(self.ds.tables, [0.5 if t.family == "empty" else 2 for t in self.ds.tables])[0]
         kind = rng.choices(("filter", "knn", "keyless", "join", "cursor", "prepared", "txn"),
                            (30, 12, 8, 16, 13, 14, 7))[0]
         case = getattr(self, "gen_" + kind)(rng, no, table)

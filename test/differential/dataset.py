@@ -11,6 +11,7 @@ Every family of data lives in two tables with identical rows: one indexed `USING
         UPDATE, VACUUM (which merges the pending rows of simhash_mih), ANALYZE, REINDEX
   tmp   a TEMP table that is never analyzed (so no statistics and reltuples = -1); its simhash_mih
         index is created empty and filled by inserts (pending rows only)
+  empty no rows, never analyzed (rows appear only inside the transactions of 'txn' cases)
 
 Autovacuum is off on every table so that the state at each case is a function of the seed alone.
 """
@@ -43,7 +44,7 @@ class Table:
         return self.name
 
 
-FAMILIES = ("wide", "dup", "dml", "tmp")
+FAMILIES = ("wide", "dup", "dml", "tmp", "empty")
 
 
 def make_tables():
@@ -56,6 +57,8 @@ def make_tables():
     t.append(Table("dml_g", "dml", "gist"))
     t.append(Table("tmp_m", "tmp", "simhash_mih", temp=True, with_opts=" WITH (blocks = 3)"))
     t.append(Table("tmp_g", "tmp", "gist", temp=True))
+    t.append(Table("empty_m", "empty", "simhash_mih"))
+    t.append(Table("empty_g", "empty", "gist"))
     return t
 
 
@@ -77,6 +80,8 @@ class Dataset:
         self.rows["dup"] = self._gen_dup(rng, n(4000))
         self.rows["dml"] = self._gen_mixed(rng, "dml", n(3000), near=0.4, nulls=0.02)
         self.rows["tmp"] = self._gen_dup(rng, n(1500), family="tmp")
+        self.rows["empty"] = []
+        self.pools["empty"] = list(self.pools["dup"][:200])   # queries for the empty tables
         self.qs_rows = self._gen_qs(rng)
 
     # ----- generation ---------------------------------------------------------------------
@@ -206,6 +211,9 @@ class Dataset:
                 self._fill(session, t.name, family, "pg_temp.stage")
                 self._create_index(session, t)
                 session.execute("VACUUM ANALYZE %s" % t.name)
+        for t in self.by_family["empty"]:     # empty, never analyzed: estimates with reltuples = -1
+            self._create(session, t)
+            self._create_index(session, t)
         session.execute("CREATE TABLE qs (qid int, q simhash, k int) WITH (autovacuum_enabled = off)")
         self._copy(session, "qs", self.qs_rows, cols="qid, q, k")
         session.execute("ANALYZE qs")

@@ -305,6 +305,88 @@ class Runner:
                 self.other_findings.append(msg)
                 out("\nFINDING (check): " + msg)
 
+    # ----- merges and VACUUM under open cursors -----------------------------------------------------
+    def concurrent_check(self, count):
+        """A cursor reads part of an index scan; a second session then inserts enough rows for a
+        merge, deletes some, and VACUUMs (merging the pending pages of simhash_mih, recycling the
+        old pages and reusing them in the next merge) once or twice; the cursor then reads the rest.
+        Its rows must be those of the sequential scan in the cursor's snapshot."""
+        import random as _random
+        s = self.session
+        other = engine.Session(lambda _: None, self.args.statement_timeout * 1000, out)
+        other.connect()
+        problems = 0
+        for i in range(count):
+            rng = _random.Random("%s/concurrent/%d" % (self.seed, i))
+            tables = [t for t in self.ds.tables if not t.temp and t.family != "empty"]
+            table = rng.choice(tables)
+            gen = rng.choice((self.gen.gen_filter, self.gen.gen_knn, self.gen.gen_keyless))
+            case = gen(rng, 900000 + i, table)
+            if case.nidx > 32:
+                continue
+            ref = s.run(case.ref_gucs, case.ref_steps)
+            if ref.status != "ok":
+                continue
+            gucs = list(case.gucs)
+            first = rng.choice((1, 2, 5, 20))
+            log = []
+            ia = None
+            try:
+                cur = s.conn.cursor()
+                cur.execute("BEGIN")
+                for name, value in gucs:
+                    cur.execute("SET LOCAL %s = %s" % (name, value))
+                cur.execute("EXPLAIN (COSTS OFF) " + case.sql)
+                plan = "\n".join(r[0] for r in cur.fetchall())
+                cur.execute("DECLARE cc CURSOR FOR " + case.sql)
+                cur.execute("FETCH %d FROM cc" % first)
+                rows = [tuple(r) for r in cur.fetchall()]
+                for rnd in range(rng.randint(1, 2)):
+                    n = rng.randint(700, 1200)
+                    new = self.ds._new_rows(rng, table.family, n)
+                    for t in self.ds.by_family[table.family]:
+                        other.execute("DROP TABLE IF EXISTS pg_temp.stage")
+                        other.execute("CREATE TEMP TABLE stage (id int, sh simhash)")
+                        self.ds._copy(other, "pg_temp.stage", new)
+                        self.ds._fill(other, t.name, table.family, "pg_temp.stage")
+                        other.execute("DELETE FROM %s WHERE id %% 17 = %d" % (t.name, rng.randint(0, 16)))
+                    before = self.ds.mih_shape(other, self.ds.by_family[table.family][0])
+                    for t in self.ds.by_family[table.family]:
+                        other.execute("VACUUM %s" % t.name)
+                    after = self.ds.mih_shape(other, self.ds.by_family[table.family][0])
+                    merged = before[2] > 0 and after[2] == 0
+                    self.ds.merges += merged
+                    log.append("INSERT %d rows, DELETE, VACUUM (%s)" % (n, "merged" if merged else "no merge"))
+                    cur.execute("FETCH %d FROM cc" % rng.choice((1, 10, 100)))
+                    rows += [tuple(r) for r in cur.fetchall()]
+                cur.execute("FETCH ALL FROM cc")
+                rows += [tuple(r) for r in cur.fetchall()]
+                cur.execute("COMMIT")
+                ia = engine.Answer("ok", results=[rows], plan=plan)
+            except psycopg2.Error as exc:
+                lost = s.conn.closed or not s.alive()
+                ia = engine.Answer("crash" if lost else "error", sqlstate=exc.pgcode, message=str(exc).strip())
+                if lost:
+                    s.reconnect()
+                else:
+                    try:
+                        s.conn.cursor().execute("ROLLBACK")
+                    except psycopg2.Error:
+                        pass
+                if other.conn.closed or not other.alive():
+                    other.reconnect()
+            case.sql = ("DECLARE cc CURSOR FOR %s; FETCH %d; then in another session: %s; FETCH ALL"
+                        % (case.sql, first, "; ".join(log)))
+            f = self.classify(case, ia, ref)
+            if f is not None:
+                f.category += " (cursor open across a merge)"
+                self.findings.append(f)
+                self.report(f)
+                problems += 1
+        other.conn.close()
+        out("differential: %d cursors held open across concurrent inserts, deletes and VACUUM merges, %d findings"
+            % (count, problems))
+
     # ----- the run --------------------------------------------------------------------------------------
     def run(self):
         a = self.args
@@ -353,6 +435,8 @@ class Runner:
             if (no + 1) % next_progress == 0:
                 out("differential: %d/%d cases, %d findings, %.0f s" % (
                     no + 1, a.queries, len(self.findings), time.monotonic() - t0))
+        if not a.no_concurrent:
+            self.concurrent_check(max(4, a.queries // 1000))
         self.mih_checks("at the end")
         self.stats_check("at the end")
         elapsed = time.monotonic() - t0
@@ -434,6 +518,7 @@ def main():
                    help="after this many crashes of one (access method, kind, condition count) shape, skip it")
     p.add_argument("--shrink-budget", type=int, default=80, help="runs spent shrinking one finding")
     p.add_argument("--no-shrink", action="store_true")
+    p.add_argument("--no-concurrent", action="store_true", help="skip the cursors held open across merges")
     p.add_argument("--show-per-group", type=int, default=2, help="findings shown in full per group")
     p.add_argument("--sql-chars", type=int, default=3000, help="SQL shown per finding")
     args = p.parse_args()
