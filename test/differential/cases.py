@@ -319,14 +319,30 @@ class Generator:
         offset = rng.choice((None, None, None, 3, 20))
         commuted = rng.random() < 0.1
         order = ("%s <-> t.sh" if commuted else "t.sh <-> %s") % lit_q(q, True)
-        sql = "SELECT %s, hamming(t.sh, %s) AS d FROM %s t%s ORDER BY %s%s%s" % (
-            proj, lit_q(q, True), table.name, " WHERE " + " AND ".join(where) if where else "", order,
+        dist = "hamming(t.sh, %s) AS d" % lit_q(q, True)
+        dcols = (-1,)
+        if rng.random() < 0.25:
+            # a second distance: simhash_mih orders by the first only and hands the executor 0 as
+            # a lower bound of the others (its reorder queue sorts them); GiST orders by both
+            q2 = self.qval(rng, fam, nulls=0.1)
+            desc = rng.random() < 0.2
+            order += ", t.sh <-> %s%s" % (lit_q(q2, True), " DESC" if desc else "")
+            dist = "hamming(t.sh, %s) AS d, hamming(t.sh, %s) AS d2" % (lit_q(q, True), lit_q(q2, True))
+            dcols = (-2, -1)
+        exact = rng.random() < 0.15
+        if exact:
+            order += ", t.id"
+            proj = "t.id" if "t.id" in proj else "t.id, " + proj
+        sql = "SELECT %s, %s FROM %s t%s ORDER BY %s%s%s" % (
+            proj, dist, table.name, " WHERE " + " AND ".join(where) if where else "", order,
             " LIMIT %d" % limit if limit else "", " OFFSET %d" % offset if offset else "")
         limited = limit is not None or offset is not None
+        if exact:
+            return self._simple(case, sql, engine.cmp_exact)
         if offset:
             # With OFFSET the rows skipped may tie with the first ones: compare distances only.
-            return self._simple(case, sql, lambda a, b: _distances_only(a, b))
-        return self._simple(case, sql, lambda a, b: engine.cmp_knn(a, b, limited))
+            return self._simple(case, sql, lambda a, b: _distances_only(a, b, dcols))
+        return self._simple(case, sql, lambda a, b: engine.cmp_knn(a, b, limited, dcols))
 
     # keyless -----------------------------------------------------------------------------------
     def gen_keyless(self, rng, no, table):
@@ -589,11 +605,11 @@ class Generator:
                 sql = "INSERT INTO %s (id, sh) VALUES %s" % (table.name, ", ".join(vals))
                 steps.append(("exec", sql, None))
             elif what == "delete":
-                sql = "DELETE FROM %s WHERE id %% %d = %d" % (table.name, rng.randint(3, 12), rng.randint(0, 2))
+                sql = "DELETE FROM %s WHERE id %% %d = %d" % (table.name, rng.randint(3, 40), rng.randint(0, 2))
                 steps.append(("exec", sql, None))
             elif what == "update":
                 sql = "UPDATE %s SET sh = sh # '%s' WHERE id %% %d = %d" % (
-                    table.name, hexh(flip(rng, 0, rng.randint(1, 3))), rng.randint(3, 12), rng.randint(0, 2))
+                    table.name, hexh(flip(rng, 0, rng.randint(1, 3))), rng.randint(10, 60), rng.randint(0, 2))
                 steps.append(("exec", sql, None))
             elif what == "update_idx":
                 c = self.cond(rng, fam, q=q, k=rng.randint(0, 8))
@@ -625,8 +641,9 @@ class Generator:
         return case
 
 
-def _distances_only(a, b):
-    da, db = [r[-1] for r in a], [r[-1] for r in b]
+def _distances_only(a, b, dcols=(-1,)):
+    da = [tuple(r[c] for c in dcols) for r in a]
+    db = [tuple(r[c] for c in dcols) for r in b]
     if da != db:
         return "distance sequences differ: index %s, seqscan %s" % (da[:20], db[:20])
     return None

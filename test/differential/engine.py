@@ -242,22 +242,22 @@ def cmp_exact(a, b):
     return None
 
 
-def cmp_knn(a, b, limited, dcol=-1):
-    """Rows ordered by a distance column: the distance sequences must be equal; the rows strictly
+def cmp_knn(a, b, limited, dcols=(-1,)):
+    """Rows ordered by distance columns: the sequences of distances must be equal; the rows strictly
     before the last distance must be the same rows; without a limit, all rows must be the same."""
-    da = [r[dcol] for r in a]
-    db = [r[dcol] for r in b]
+    da = [tuple(r[c] for c in dcols) for r in a]
+    db = [tuple(r[c] for c in dcols) for r in b]
     if da != db:
         for i, (x, y) in enumerate(zip(da, db)):
             if x != y:
                 return "distance sequences differ at row %d: index %s, seqscan %s (index %d rows, seqscan %d)" % (
-                    i + 1, x, y, len(a), len(b))
+                    i + 1, fmt_row(x), fmt_row(y), len(a), len(b))
         return "distance sequences differ in length: index %d rows, seqscan %d rows" % (len(a), len(b))
     if not limited or not a:
         return cmp_bag(a, b)
-    last = _key((da[-1],))
-    ia = [r for r in a if _key((r[dcol],)) < last]
-    ib = [r for r in b if _key((r[dcol],)) < last]
+    last = _key(da[-1])
+    ia = [r for r, d in zip(a, da) if _key(d) < last]
+    ib = [r for r, d in zip(b, db) if _key(d) < last]
     return cmp_bag(ia, ib)
 
 
