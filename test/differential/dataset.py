@@ -255,8 +255,9 @@ class Dataset:
             for _ in range(rng.randint(1, 3)):
                 family = rng.choices(("dml", "dup", "wide"), (6, 3, 1))[0]
                 what = rng.choices(("insert", "insert_big", "delete", "update", "update_null", "vacuum",
-                                    "analyze", "vacuum_analyze", "reindex", "vacuum_full", "insert_merge"),
-                                   (4, 2, 3, 3, 1, 4, 1, 2, 0.5, 0.5, 2))[0]
+                                    "analyze", "vacuum_analyze", "reindex", "vacuum_full", "insert_merge",
+                                    "reindex_concurrently"),
+                                   (4, 2, 3, 3, 1, 4, 1, 2, 0.5, 0.5, 2, 1))[0]
                 if what == "insert_merge":
                     actions += [(family, "insert_big", None), (family, "vacuum", None)]
                 else:
@@ -334,6 +335,12 @@ class Dataset:
             for t in tables:
                 session.execute("REINDEX INDEX %s" % t.index)
             return "REINDEX"
+        if what == "reindex_concurrently":
+            # the validation phase asks ambulkdelete for every tid the new index holds, and inserts
+            # the rows it did not report: a row it forgets is indexed twice
+            for t in tables:
+                session.execute("REINDEX INDEX CONCURRENTLY %s" % t.index)
+            return "REINDEX CONCURRENTLY"
         if what == "vacuum_full":
             for t in tables:
                 session.execute("VACUUM FULL %s" % t.name)
