@@ -57,9 +57,14 @@ SPELLINGS = {
     "ham_eq": ("hamming({c}, {q}) = {k}", False),
     "le_bigint": ("hamming({c}, {q}) <= ({k})::bigint", False),
     "le_smallint": ("hamming({c}, {q}) <= ({k})::smallint", True),
+    # bounds of other types resolve to other operators (evaluated row by row)
+    "le_numeric": ("hamming({c}, {q}) <= {k}.5", False),
+    "le_huge": ("hamming({c}, {q}) <= 3000000000", False),
+    "gt_huge_neg": ("hamming({c}, {q}) > -3000000000", False),
 }
-INDEX_SPELLINGS = [s for s, (_, idx) in SPELLINGS.items() if idx and s != "le_smallint"]
-OTHER_SPELLINGS = ["eq", "ham_ge", "ham_eq", "le_bigint"]
+INDEX_SPELLINGS = [s for s, (_, idx) in SPELLINGS.items() if idx]
+OTHER_SPELLINGS = ["eq", "ham_ge", "ham_eq", "le_bigint", "eq", "ham_ge", "ham_eq", "le_bigint",
+                   "le_numeric", "le_huge", "gt_huge_neg"]
 
 
 def lit_q(q, typed):
@@ -96,6 +101,8 @@ class Cond:
         q = qtext if qtext is not None else lit_q(self.q, self.typed)
         qt = qtext if qtext is not None else lit_q(self.q, True)
         k = ktext if ktext is not None else lit_k(self.k)
+        if self.spelling == "le_numeric":
+            k = str(self.k if self.k is not None and 0 <= self.k < 1000 else 3)
         if self.spelling == "le_smallint" and ktext is None and self.k is not None and not (-32768 <= self.k <= 32767):
             k = "0"
         return tmpl.format(c=col, q=q, qt=qt, k=k, lo=self.lo)
@@ -515,7 +522,8 @@ class Generator:
         where_p, where_l = [], []   # parameterized rendering; per condition how to render literally
         for c in conds:
             qp = param("q") if rng.random() < 0.8 else None
-            kp = param("k") if rng.random() < 0.7 else None
+            # (a smallint radius stays a literal: most parameter values would not fit)
+            kp = param("k") if rng.random() < 0.7 and c.spelling != "le_smallint" else None
             where_p.append(c.render(qtext=qp, ktext=kp))
             where_l.append((c, qp, kp))
         if variant == "knn":
