@@ -256,6 +256,10 @@ class Generator:
         kind = rng.choices(("filter", "knn", "keyless", "join", "cursor", "prepared", "txn"),
                            (30, 12, 8, 16, 13, 14, 7))[0]
         case = getattr(self, "gen_" + kind)(rng, no, table)
+        if rng.random() < 0.1:
+            # the least work_mem: lossy bitmaps (heap pages rechecked), simhash_mih's nearest-neighbour
+            # scans in several passes
+            case.gucs.append(("work_mem", "'64kB'"))
         if rng.random() < 0.01:
             # expressions compiled by LLVM, the extension's functions inlined from its bitcode
             case.gucs += [("jit", "on"), ("jit_above_cost", "0"), ("jit_inline_above_cost", "0"),
@@ -385,7 +389,7 @@ class Generator:
         a = rng.randint(1, nq)
         b = min(nq, a + rng.choice((0, 2, 5, 10, 40)))
         rangecond = "s.qid BETWEEN %d AND %d" % (a, b)
-        variant = rng.choice(("inner", "inner", "semi", "anti", "lateral_knn", "lateral_one", "self"))
+        variant = rng.choice(("inner", "inner", "semi", "anti", "lateral_knn", "lateral_one", "self", "subplan"))
         case.nidx = 1
         if variant == "inner":
             conds = [self._join_cond(rng, fam) for _ in range(rng.choice((1, 1, 1, 2, 3)))]
@@ -406,6 +410,14 @@ class Generator:
         if variant == "lateral_one":
             sql = ("SELECT s.qid, (SELECT t.id FROM %s t WHERE %s ORDER BY t.sh <-> s.q, t.id LIMIT 1) "
                    "FROM qs s WHERE %s" % (table.name, self._join_cond(rng, fam), rangecond))
+            return self._simple(case, sql, engine.cmp_bag, join=True)
+        if variant == "subplan":
+            # a correlated subquery: a second scan of the same index, rescanned for every row that a
+            # first scan of it returns
+            c = self.cond(rng, fam, k=rng.randint(0, 8), qnull=0)
+            k = rng.choice((0, 1, 2, 4, 10))
+            sql = ("SELECT t.id, (SELECT count(*) FROM %s x WHERE hamming(x.sh, t.sh) <= %d) FROM %s t WHERE %s"
+                   % (table.name, k, table.name, c.render()))
             return self._simple(case, sql, engine.cmp_bag, join=True)
         # the README's near-duplicate self-join, over a slice of the outer side
         k = rng.choice((0, 1, 2, 3, 5))

@@ -115,8 +115,8 @@ class Dataset:
         hashes = []
         for i in range(count):
             r = rng.random()
-            if r < 0.12:
-                hashes.append(bases[0])      # one hash repeated over many index pages
+            if r < 0.2:
+                hashes.append(bases[0])      # one hash repeated over several index pages
             elif r < 0.35:
                 hashes.append(rng.choice(bases[:8]) if rng.random() < 0.6 else rng.choice(bases))
             elif r < 0.70:
