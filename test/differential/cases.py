@@ -67,6 +67,40 @@ OTHER_SPELLINGS = ["eq", "ham_ge", "ham_eq", "le_bigint", "eq", "ham_ge", "ham_e
                    "le_numeric", "le_huge", "gt_huge_neg"]
 
 
+# How conditions are written: as generated (the spellings above, which the planner rewrites and
+# hands to an index), or plainly, as the reference writes them: the distance cast to integer and
+# compared with integer operators, which no support function rewrites and no index answers. A
+# rewrite that changed the meaning of a condition would then differ from the reference too.
+PLAIN = {
+    "ball": "hamming({c}, {qt})::int <= {k}", "ball_rev": "hamming({c}, {qt})::int <= {k}",
+    "le": "hamming({c}, {qt})::int <= {k}", "le_swap": "hamming({c}, {qt})::int <= {k}",
+    "ge_rev": "hamming({c}, {qt})::int <= {k}", "dist_le": "hamming({c}, {qt})::int <= {k}",
+    "dist_ge_rev": "hamming({c}, {qt})::int <= {k}", "within": "hamming({c}, {qt})::int <= {k}",
+    "lt": "hamming({c}, {qt})::int < {k}", "gt_rev": "hamming({c}, {qt})::int < {k}",
+    "dist_lt": "hamming({c}, {qt})::int < {k}",
+    "between": "hamming({c}, {qt})::int BETWEEN {lo} AND {k}",
+    "le_smallint": "hamming({c}, {qt})::int <= ({k})::smallint",
+    "eq": "{c} = {qt}",
+    "ham_ge": "hamming({c}, {qt})::int >= {k}", "ham_eq": "hamming({c}, {qt})::int = {k}",
+    "le_bigint": "hamming({c}, {qt})::int <= ({k})::bigint",
+    "le_numeric": "hamming({c}, {qt})::int <= {k}.5",
+    "le_huge": "hamming({c}, {qt})::int <= 3000000000",
+    "gt_huge_neg": "hamming({c}, {qt})::int > -3000000000",
+}
+_plain = [False]
+
+
+class plain_rendering:
+    """Within it, conditions are written plainly (see PLAIN)."""
+
+    def __enter__(self):
+        self.was = _plain[0]
+        _plain[0] = True
+
+    def __exit__(self, *exc):
+        _plain[0] = self.was
+
+
 def lit_q(q, typed):
     if q is None:
         return "NULL::simhash"
@@ -97,7 +131,7 @@ class Cond:
         return SPELLINGS[self.spelling][1]
 
     def render(self, col="t.sh", qtext=None, ktext=None):
-        tmpl = SPELLINGS[self.spelling][0]
+        tmpl = PLAIN[self.spelling] if _plain[0] else SPELLINGS[self.spelling][0]
         q = qtext if qtext is not None else lit_q(self.q, self.typed)
         qt = qtext if qtext is not None else lit_q(self.q, True)
         k = ktext if ktext is not None else lit_k(self.k)
@@ -124,6 +158,7 @@ class Case:
         self.shrink = None           # (conds, rebuild) for filter cases
         self.rollback = False        # end the transaction with ROLLBACK (cases that change rows)
         self.after = None            # statement to run outside the transaction afterwards
+        self.ref_sql = None          # the reference's SQL, where it is written differently
 
     def signature(self):
         n = self.nidx
@@ -251,6 +286,21 @@ class Generator:
 
     # ----- the cases -----------------------------------------------------------------------------
     def case(self, no):
+        return self.paired(lambda: self._case(no))
+
+    @staticmethod
+    def paired(make):
+        """make() twice, the second time with plain conditions: the first gives the case, the
+        second its reference statements (make must draw the same values each time)."""
+        case = make()
+        with plain_rendering():
+            ref = make()
+        case.ref_steps = ref.ref_steps
+        if ref.sql != case.sql:
+            case.ref_sql = ref.sql
+        return case
+
+    def _case(self, no):
         rng = random.Random("%s/case/%d" % (self.seed, no))
         table = rng.choices(self.ds.tables, [0.5 if t.family == "empty" else 2 for t in self.ds.tables])[0]
         kind = rng.choices(("filter", "knn", "keyless", "join", "cursor", "prepared", "txn"),
@@ -310,7 +360,14 @@ class Generator:
                 limited = order[2] is not None
                 cmp = lambda a, b: engine.cmp_knn(a, b, limited)
             case.nidx = sum(1 for c in conds_ if not isinstance(c, str) and c.index_cond())
-            return self._simple(case, sql, cmp)
+            self._simple(case, sql, cmp)
+            if not _plain[0]:
+                # (for the shrinker, which calls build alone)
+                with plain_rendering():
+                    ref = build(conds_)
+                case.ref_steps = ref.ref_steps
+                case.ref_sql = ref.sql if ref.sql != sql else None
+            return case
 
         conds = conds + extra           # the shrinker may drop any of them
         case = build(conds)

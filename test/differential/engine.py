@@ -247,6 +247,11 @@ def cmp_knn(a, b, limited, dcols=(-1,)):
     before the last distance must be the same rows; without a limit, all rows must be the same."""
     da = [tuple(r[c] for c in dcols) for r in a]
     db = [tuple(r[c] for c in dcols) for r in b]
+    first = [_key(d[:1]) for d in da]
+    for i in range(1, len(first)):
+        if first[i] < first[i - 1]:
+            return "the index answer is not in nondecreasing distance: row %d has %s after %s" % (
+                i + 1, da[i][0], da[i - 1][0])
     if da != db:
         for i, (x, y) in enumerate(zip(da, db)):
             if x != y:

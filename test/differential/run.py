@@ -229,6 +229,8 @@ class Runner:
         out("  table %s (USING %s), mode %s: %s" % (c.table.name, c.table.am, c.mode,
                                                    "; ".join("SET %s = %s" % g for g in c.gucs) or "planner's choice"))
         out("  SQL: " + clip(c.sql, limit))
+        if c.ref_sql:
+            out("  reference SQL (conditions written plainly): " + clip(c.ref_sql, limit))
         out("  index answer:   " + clip(f.ia.short(), 1500))
         out("  seqscan answer: " + clip(f.ra.short(), 1500))
         out("  difference: " + clip(f.detail or "", 1500))
@@ -327,7 +329,8 @@ class Runner:
             tables = [t for t in self.ds.tables if not t.temp and t.family != "empty"]
             table = rng.choice(tables)
             gen = rng.choice((self.gen.gen_filter, self.gen.gen_knn, self.gen.gen_keyless))
-            case = gen(rng, 900000 + i, table)
+            case = self.gen.paired(lambda: gen(_random.Random("%s/concurrent-case/%d" % (self.seed, i)),
+                                               900000 + i, table))
             if case.nidx > 32:
                 continue
             ref = s.run(case.ref_gucs, case.ref_steps)
