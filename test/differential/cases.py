@@ -397,7 +397,10 @@ class Generator:
             order += ", t.sh <-> %s%s" % (lit_q(q2, True), " DESC" if desc else "")
             dist = "hamming(t.sh, %s) AS d, hamming(t.sh, %s) AS d2" % (lit_q(q, True), lit_q(q2, True))
             dcols = (-2, -1)
-        exact = rng.random() < 0.15
+        nulls_first = rng.random() < 0.05
+        if nulls_first:
+            order += " NULLS FIRST"          # not the index's order: sorted above it
+        exact = rng.random() < 0.15 or nulls_first
         if exact:
             order += ", t.id"
             proj = "t.id" if "t.id" in proj else "t.id, " + proj
@@ -435,6 +438,9 @@ class Generator:
 
     # join --------------------------------------------------------------------------------------
     def _join_cond(self, rng, family, qcol="s.q", kcol="s.k"):
+        if rng.random() < 0.1:
+            return ("hamming(t.sh, s.q)::int <= s.k" if _plain[0] else
+                    rng.choice(("t.sh <@ s.b", "s.b @> t.sh")))
         c = self.cond(rng, family)
         ktext = kcol if rng.random() < 0.7 else lit_k(c.k)
         return c.render(qtext=qcol, ktext=ktext)

@@ -216,6 +216,9 @@ class Dataset:
             self._create_index(session, t)
         session.execute("CREATE TABLE qs (qid int, q simhash, k int) WITH (autovacuum_enabled = off)")
         self._copy(session, "qs", self.qs_rows, cols="qid, q, k")
+        # the ball as a value of its own (a column joined with sh <@ s.b); NULL where q or k is
+        session.execute("ALTER TABLE qs ADD COLUMN b hamming_ball")
+        session.execute("UPDATE qs SET b = hamming_ball(q, k)")
         session.execute("ANALYZE qs")
         session.execute("DROP TABLE pg_temp.stage")
 
