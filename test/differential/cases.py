@@ -436,6 +436,9 @@ class Generator:
             "SELECT count(DISTINCT t.sh) FROM {t} t",
             "SELECT count(*) FROM {t} t WHERE t.id > %d" % rng.randint(0, 500),
             "SELECT t.id FROM {t} t",
+            # a keyless scan rescanned for every outer row (the condition on s is a parameter)
+            "SELECT s.qid, (SELECT count(*) FROM (SELECT 1 FROM {t} t WHERE s.qid > 0 LIMIT %d) y) FROM qs s"
+            % rng.randint(1, 30),
         )).format(t=table.name)
         return self._simple(case, sql, engine.cmp_bag)
 

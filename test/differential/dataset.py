@@ -7,6 +7,7 @@ Every family of data lives in two tables with identical rows: one indexed `USING
         the demo's crawl table: two rows per heap page, so any index is cheaper to read than the heap
   dup   duplicate-heavy hashes: a few dozen bases repeated, clusters of near duplicates, NULLs, 0 and
         all-ones, and a run of hashes sharing their 48 leading bits (one block value over many pages)
+        (dup_mg has both indexes, so plans may choose between them or combine their bitmaps)
   dml   random hashes and clusters, changed between query epochs by INSERT (pending rows), DELETE,
         UPDATE, VACUUM (which merges the pending rows of simhash_mih), ANALYZE, REINDEX
   tmp   a TEMP table that is never analyzed (so no statistics and reltuples = -1); its simhash_mih
@@ -39,6 +40,9 @@ class Table:
         self.temp = temp
         self.with_opts = with_opts
         self.index = name + "_idx"
+        # every index of the table, with its access method
+        self.indexes = ([(self.index, "simhash_mih"), (name + "_gidx", "gist")] if am == "mih+gist"
+                        else [(self.index, am)])
 
     def __repr__(self):
         return self.name
@@ -53,6 +57,8 @@ def make_tables():
     t.append(Table("wide_g", "wide", "gist"))
     t.append(Table("dup_m", "dup", "simhash_mih", with_opts=" WITH (blocks = 4)"))
     t.append(Table("dup_g", "dup", "gist"))
+    # both indexes on one table: the planner chooses between them, or ANDs and ORs their bitmaps
+    t.append(Table("dup_mg", "dup", "mih+gist"))
     t.append(Table("dml_m", "dml", "simhash_mih", with_opts=" WITH (blocks = 2)"))
     t.append(Table("dml_g", "dml", "gist"))
     t.append(Table("tmp_m", "tmp", "simhash_mih", temp=True, with_opts=" WITH (blocks = 3)"))
@@ -192,7 +198,9 @@ class Dataset:
             session.execute("CREATE %sTABLE %s (id int, sh simhash, pad text)%s" % (temp, t.name, storage))
 
     def _create_index(self, session, t):
-        session.execute("CREATE INDEX %s ON %s USING %s (sh)%s" % (t.index, t.name, t.am, t.with_opts))
+        for name, am in t.indexes:
+            session.execute("CREATE INDEX %s ON %s USING %s (sh)%s" % (
+                name, t.name, am, t.with_opts if am == t.am else ""))
         if t.family == "dml":
             # a partial index beside the full one: queries implying id % 2 = 0 may use either
             session.execute("CREATE INDEX %s_part ON %s USING %s (sh) WHERE id %% 2 = 0" % (t.name, t.name, t.am))

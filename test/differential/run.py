@@ -189,9 +189,10 @@ class Runner:
         used = False
         for scan, index in SCAN_RE.findall(ia.plan):
             for t in self.ds.tables:
-                if t.index == index:
-                    self.coverage[(t.am, scan, forced)] += 1
-                    used = True
+                for name, am in t.indexes:
+                    if name == index:
+                        self.coverage[(am, scan, forced)] += 1
+                        used = True
         if not used:
             self.coverage[(case.table.am, "no index", forced)] += 1
 
@@ -266,6 +267,8 @@ class Runner:
             return r[0] if r else (None, None)
 
         for t in self.ds.tables:
+            if t.am not in ("simhash_mih", "gist"):
+                continue
             q = "'%016x'::simhash" % self.ds.pools[t.family][0]
             scans = [
                 (("enable_seqscan", "off"), ("enable_bitmapscan", "off"), ("enable_indexonlyscan", "off")),
