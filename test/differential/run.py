@@ -326,17 +326,16 @@ class Runner:
         merge, deletes some, and VACUUMs (merging the pending pages of simhash_mih, recycling the
         old pages and reusing them in the next merge) once or twice; the cursor then reads the rest.
         Its rows must be those of the sequential scan in the cursor's snapshot."""
-        import random as _random
         s = self.session
         other = engine.Session(lambda _: None, self.args.statement_timeout * 1000, out)
         other.connect()
         problems = 0
         for i in range(count):
-            rng = _random.Random("%s/concurrent/%d" % (self.seed, i))
+            rng = random.Random("%s/concurrent/%d" % (self.seed, i))
             tables = [t for t in self.ds.tables if not t.temp and t.family != "empty"]
             table = rng.choice(tables)
             gen = rng.choice((self.gen.gen_filter, self.gen.gen_knn, self.gen.gen_keyless))
-            case = self.gen.paired(lambda: gen(_random.Random("%s/concurrent-case/%d" % (self.seed, i)),
+            case = self.gen.paired(lambda: gen(random.Random("%s/concurrent-case/%d" % (self.seed, i)),
                                                900000 + i, table))
             if case.nidx > 32:
                 continue
