@@ -11,7 +11,8 @@ packages=(
     libipc-run-perl                         # PostgreSQL's TAP test framework
     iproute2 util-linux                     # ss (free port), runuser, flock
     chromium python3                        # the heat map test renders SVG to PNG and reads its pixels
-    python3-psycopg2 libpostgresql-jdbc-java default-jdk-headless  # client type test: psycopg2, JDBC, javac
+    python3-psycopg2                        # client type test and the differential test of the indexes
+    libpostgresql-jdbc-java default-jdk-headless  # client type test: JDBC, javac
 )
 missing=()
 for p in "${packages[@]}"; do
