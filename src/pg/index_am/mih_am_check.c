@@ -32,19 +32,10 @@ PG_FUNCTION_INFO_V1(simhash_mih_check);
 static Page
 copy_page(MihWalk *walk, BlockNumber blkno, bool chain, uint16 kind, PGAlignedBlock *copy)
 {
-	Buffer		buffer;
+	Buffer		buffer = mih_read_kind(walk, blkno, kind, chain, BUFFER_LOCK_SHARE);
 
-	if (chain)
-		mih_walk_step(walk, blkno);
-	else
-		mih_check_link(walk, blkno);
-	buffer = ReadBuffer(walk->index, blkno);
-	LockBuffer(buffer, BUFFER_LOCK_SHARE);
 	memcpy(copy->data, BufferGetPage(buffer), BLCKSZ);
 	UnlockReleaseBuffer(buffer);
-	mih_check_items(walk->index, blkno, copy->data);
-	if (MihPageGetOpaque(copy->data)->kind != kind)
-		CORRUPT(walk->index, blkno, "expected a page of kind %d", kind);
 	return copy->data;
 }
 
