@@ -23,8 +23,6 @@
 
 PG_FUNCTION_INFO_V1(simhash_mih_check);
 
-#define CORRUPT(index, blkno, ...) mih_corrupt(index, blkno, __VA_ARGS__)
-
 /*
  * A copy of block blkno, which must be a page of the given kind. The walk checks the block number
  * first; a page of a chain also counts as one of its steps.
@@ -32,19 +30,10 @@ PG_FUNCTION_INFO_V1(simhash_mih_check);
 static Page
 copy_page(MihWalk *walk, BlockNumber blkno, bool chain, uint16 kind, PGAlignedBlock *copy)
 {
-	Buffer		buffer;
+	Buffer		buffer = mih_read_kind(walk, blkno, kind, chain, BUFFER_LOCK_SHARE);
 
-	if (chain)
-		mih_walk_step(walk, blkno);
-	else
-		mih_check_link(walk, blkno);
-	buffer = ReadBuffer(walk->index, blkno);
-	LockBuffer(buffer, BUFFER_LOCK_SHARE);
 	memcpy(copy->data, BufferGetPage(buffer), BLCKSZ);
 	UnlockReleaseBuffer(buffer);
-	mih_check_items(walk->index, blkno, copy->data);
-	if (MihPageGetOpaque(copy->data)->kind != kind)
-		CORRUPT(walk->index, blkno, "expected a page of kind %d", kind);
 	return copy->data;
 }
 
@@ -66,25 +55,25 @@ check_table0(Relation index, const MihMeta *meta, const MihDirectory *dir, int64
 
 		CHECK_FOR_INTERRUPTS();
 		if (items == 0 || (p + 1 < dir->pages[0] && items != (int) MIH_ROWS_PER_PAGE))
-			CORRUPT(index, dir->blocks[0][p], "table 0 page %u holds %d rows", p, items);
+			mih_corrupt(index, dir->blocks[0][p], "table 0 page %u holds %d rows", p, items);
 		if (MihPageGetOpaque(page)->next != MihBuildTag(meta->build_id))
-			CORRUPT(index, dir->blocks[0][p], "table 0 page %u is of another build", p);
+			mih_corrupt(index, dir->blocks[0][p], "table 0 page %u is of another build", p);
 		for (int i = 0; i < items; i++)
 		{
 			uint32		v = sh_mih_block_value(MihPageHashes(page)[i], meta->ntables, 0);
 
 			if ((n > 0 && v < prev) || (i == 0 && v != dir->first_values[0][p]))
-				CORRUPT(index, dir->blocks[0][p], "table 0 is out of order at row %d", i);
+				mih_corrupt(index, dir->blocks[0][p], "table 0 is out of order at row %d", i);
 			prev = v;
 			if (ItemPointerIsValid(&MihPageTids(page)[i]))
 				(*live)++;
 			if (n >= meta->nrows)
-				CORRUPT(index, dir->blocks[0][p], "table 0 holds more than %lu rows", (unsigned long) meta->nrows);
+				mih_corrupt(index, dir->blocks[0][p], "table 0 holds more than %lu rows", (unsigned long) meta->nrows);
 			hashes[n++] = MihPageHashes(page)[i];
 		}
 	}
 	if (n != meta->nrows)
-		CORRUPT(index, MIH_META_BLKNO, "table 0 holds %lu rows, the meta page says %lu",
+		mih_corrupt(index, MIH_META_BLKNO, "table 0 holds %lu rows, the meta page says %lu",
 				(unsigned long) n, (unsigned long) meta->nrows);
 	return hashes;
 }
@@ -107,7 +96,7 @@ check_tablej(Relation index, const MihMeta *meta, const MihDirectory *dir, int j
 
 		CHECK_FOR_INTERRUPTS();
 		if (MihPageGetOpaque(page)->next != MihBuildTag(meta->build_id))
-			CORRUPT(index, dir->blocks[j][p], "table %d page %u is of another build", j, p);
+			mih_corrupt(index, dir->blocks[j][p], "table %d page %u is of another build", j, p);
 		for (int i = 0; i < items; i++, n++)
 		{
 			uint64		h = MihPageHashes(page)[i];
@@ -115,15 +104,15 @@ check_tablej(Relation index, const MihMeta *meta, const MihDirectory *dir, int j
 			uint32		v = sh_mih_block_value(h, meta->ntables, j);
 
 			if ((n > 0 && v < prev) || (i == 0 && v != dir->first_values[j][p]))
-				CORRUPT(index, dir->blocks[j][p], "table %d is out of order at row %d", j, i);
+				mih_corrupt(index, dir->blocks[j][p], "table %d is out of order at row %d", j, i);
 			prev = v;
 			if (ord >= meta->nrows || seen[ord] || hashes[ord] != h)
-				CORRUPT(index, dir->blocks[j][p], "table %d row %d does not match table 0 row %u", j, i, ord);
+				mih_corrupt(index, dir->blocks[j][p], "table %d row %d does not match table 0 row %u", j, i, ord);
 			seen[ord] = 1;
 		}
 	}
 	if (n != meta->nrows)
-		CORRUPT(index, MIH_META_BLKNO, "table %d holds %lu rows, table 0 %lu", j,
+		mih_corrupt(index, MIH_META_BLKNO, "table %d holds %lu rows, table 0 %lu", j,
 				(unsigned long) n, (unsigned long) meta->nrows);
 	pfree(seen);
 }
@@ -219,7 +208,7 @@ simhash_mih_check(PG_FUNCTION_ARGS)
 		Page		page = copy_page(&walk, blkno, true, MIH_PAGE_NULLS, &copy);
 
 		if (MihPageGetOpaque(page)->next == InvalidBlockNumber && blkno != meta.nulls_tail)
-			CORRUPT(index, blkno, "the NULL chain ends before its tail %u", meta.nulls_tail);
+			mih_corrupt(index, blkno, "the NULL chain ends before its tail %u", meta.nulls_tail);
 		blkno = MihPageGetOpaque(page)->next;
 	}
 	nblocks = RelationGetNumberOfBlocks(index);

@@ -34,14 +34,9 @@ mih_insert(Relation index, Datum *values, bool *isnull, ItemPointer tid, Relatio
 	{
 		MihWalk		walk;
 
+		/* The meta page's exclusive lock holds every other writer: another kind is damage. */
 		mih_walk_start(&walk, index);
-		mih_check_link(&walk, *tail);
-		tail_buf = ReadBuffer(index, *tail);
-		LockBuffer(tail_buf, BUFFER_LOCK_EXCLUSIVE);
-		mih_check_items(index, *tail, BufferGetPage(tail_buf));
-		if (MihPageGetOpaque(BufferGetPage(tail_buf))->kind != kind)
-			mih_corrupt(index, *tail, "the tail of a chain is a page of kind %u, not %u",
-						MihPageGetOpaque(BufferGetPage(tail_buf))->kind, kind);
+		tail_buf = mih_read_kind(&walk, *tail, kind, false, BUFFER_LOCK_EXCLUSIVE);
 		target = GenericXLogRegisterBuffer(state, tail_buf, 0);
 	}
 	if (tail_buf == InvalidBuffer || MihPageGetOpaque(target)->nitems >= MIH_ROWS_PER_PAGE)

@@ -64,20 +64,9 @@ note_block(BlockNumber **old, Size *nold, Size *capold, BlockNumber blkno)
 static void
 read_page(MihWalk *walk, BlockNumber blkno, uint16 kind, bool chain, MihRows *rows, BlockNumber *next)
 {
-	Buffer		buffer;
-	Page		page;
+	Buffer		buffer = mih_read_kind(walk, blkno, kind, chain, BUFFER_LOCK_SHARE);
+	Page		page = BufferGetPage(buffer);
 
-	if (chain)
-		mih_walk_step(walk, blkno);
-	else
-		mih_check_link(walk, blkno);
-	buffer = ReadBuffer(walk->index, blkno);
-	LockBuffer(buffer, BUFFER_LOCK_SHARE);
-	page = BufferGetPage(buffer);
-	mih_check_items(walk->index, blkno, page);
-	if (MihPageGetOpaque(page)->kind != kind)
-		mih_corrupt(walk->index, blkno, "a page of kind %u where a page of kind %u belongs",
-					MihPageGetOpaque(page)->kind, kind);
 	if (rows)
 		collect_live(rows, page);
 	*next = MihPageGetOpaque(page)->next;

@@ -84,6 +84,30 @@ mih_check_items(Relation index, BlockNumber blkno, Page page)
 }
 
 /*
+ * Block blkno, locked in lockmode, which must be a page of the given kind: for readers that hold
+ * the index still (VACUUM, a merge, the check), any other page is damage. A page of a chain counts
+ * as a step of the walk.
+ */
+Buffer
+mih_read_kind(MihWalk *walk, BlockNumber blkno, uint16 kind, bool chain, int lockmode)
+{
+	Buffer		buffer;
+	uint16		found;
+
+	if (chain)
+		mih_walk_step(walk, blkno);
+	else
+		mih_check_link(walk, blkno);
+	buffer = ReadBuffer(walk->index, blkno);
+	LockBuffer(buffer, lockmode);
+	mih_check_items(walk->index, blkno, BufferGetPage(buffer));
+	found = MihPageGetOpaque(BufferGetPage(buffer))->kind;
+	if (found != kind)
+		mih_corrupt(walk->index, blkno, "a page of kind %u where a page of kind %u belongs", found, kind);
+	return buffer;
+}
+
+/*
  * A scan found a page that does not belong to the tables or chains of the meta copy it started
  * from. That is legitimate only if the index changed meanwhile (a merge, or a standby replaying
  * one, rewrites the meta page): the scan starts over. If the meta page is as it was, the page is

@@ -26,16 +26,7 @@ vacuum_page(MihWalk *walk, BlockNumber blkno, uint16 kind, IndexBulkDeleteCallba
 				removed = 0;
 
 	/* One VACUUM at a time, and only it merges: a page of another kind is damage. */
-	if (compact)
-		mih_walk_step(walk, blkno);
-	else
-		mih_check_link(walk, blkno);
-	buffer = ReadBuffer(index, blkno);
-	LockBuffer(buffer, BUFFER_LOCK_EXCLUSIVE);
-	mih_check_items(index, blkno, BufferGetPage(buffer));
-	if (MihPageGetOpaque(BufferGetPage(buffer))->kind != kind)
-		mih_corrupt(index, blkno, "a page of kind %u where a page of kind %u belongs",
-					MihPageGetOpaque(BufferGetPage(buffer))->kind, kind);
+	buffer = mih_read_kind(walk, blkno, kind, compact, BUFFER_LOCK_EXCLUSIVE);
 	state = GenericXLogStart(index);
 	page = GenericXLogRegisterBuffer(state, buffer, 0);
 	opaque = MihPageGetOpaque(page);
