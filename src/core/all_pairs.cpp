@@ -91,6 +91,7 @@ struct AllPairsJob::Scratch {
     std::vector<uint64_t> keys, tmp_keys;  // one partition's keys for one table
     std::vector<uint32_t> index, tmp_index;
     std::vector<Pair> pairs;
+    std::size_t compared = 0;  // distance computations
 };
 
 AllPairsJob::AllPairsJob(std::vector<int64_t> ids, std::vector<uint64_t> hashes, int k, int threads)
@@ -172,6 +173,7 @@ void AllPairsJob::work()
             if (group >= groups_.size() || stop_) break;
             run_group(group, s);
         }
+        compared_ += s.compared;
         deliver(s.pairs);
     } catch (...) {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -297,6 +299,7 @@ void AllPairsJob::run_partition(const std::vector<int> &choice, int part_bits, s
         while (end < m && s.keys[end] == s.keys[run]) ++end;
         for (std::size_t i = run; i < end && !stop_; ++i) {
             const uint64_t mine = s.hashes[lo + s.index[i]];
+            s.compared += end - i - 1;
             for (std::size_t j = i + 1; j < end; ++j) {
                 const uint64_t other = s.hashes[lo + s.index[j]];
                 const int d = sh_hamming(mine, other);

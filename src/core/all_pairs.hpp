@@ -56,6 +56,8 @@ public:
     // Waits at most wait_ms for pairs and appends those found so far to out; false once every
     // table is done and its pairs delivered. Rethrows what a worker threw.
     bool step(std::vector<Pair> &out, int wait_ms = 100);
+    // Distance computations made so far by the workers that finished (all, once step is false).
+    std::size_t compared() const { return compared_; }
 
 private:
     struct Scratch;
@@ -75,6 +77,7 @@ private:
 
     std::atomic<std::size_t> next_group_{0};
     std::atomic<bool> stop_{false};
+    std::atomic<std::size_t> compared_{0};
     std::mutex mutex_;
     std::condition_variable ready_;           // pairs delivered or a worker finished
     std::condition_variable room_;            // the caller took the delivered pairs

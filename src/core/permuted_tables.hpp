@@ -1,0 +1,57 @@
+// Permuted tables for running the all-pairs job on many nodes (Manku, Jain and Das Sarma, 2007).
+//
+// The 64 bits are split into B blocks (mih_blocks.h). Two hashes within distance k differ on at
+// most k blocks, so they agree on at least t = B - k of them. Each choice of t blocks is a table,
+// numbered in lexicographic order; a row's key in a table is the table's number and the chosen
+// blocks' bits. Rows sharing a key are the only candidates of that table, so a cluster shards the
+// rows by key, and each node runs the in-memory job on each of its key groups. A pair is owned by
+// the first table whose blocks it agrees on, which either hash of the pair determines alone: a
+// group emits only the pairs its table owns, so every pair within k comes out exactly once.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "all_pairs.hpp"
+
+namespace simhash {
+
+class PermutedTables {
+public:
+    // Bits of a key that hold the table's number; the rest hold the blocks' bits (mixed when they
+    // are more than 48: equal bits still give equal keys, and a collision only adds candidates).
+    static constexpr int kTableShift = 48;
+    static constexpr std::size_t kMaxTables = 4096;
+
+    // Throws InvalidArgument unless 0 <= k <= 64, 1 <= blocks <= 64 and C(blocks, blocks - k)
+    // tables are at most kMaxTables. With blocks <= k every row has one key (one table, t = 0).
+    PermutedTables(int k, int blocks);
+
+    int k() const { return k_; }
+    int blocks() const { return blocks_; }
+    int agree() const { return agree_; }
+    std::size_t tables() const { return choices_.size(); }
+
+    // The row's key in every table, by table number.
+    std::vector<int64_t> keys(uint64_t hash) const;
+    int64_t key(uint64_t hash, std::size_t table) const;
+    static int key_table(int64_t key) { return int(uint64_t(key) >> kTableShift); }
+
+    // The table that owns the pair: the first whose blocks a and b agree on; -1 when they agree on
+    // fewer than t blocks (then they are more than k apart).
+    int owner(uint64_t a, uint64_t b) const;
+
+private:
+    int k_, blocks_, agree_;
+    std::vector<std::vector<int>> choices_;  // each table's blocks, lexicographic
+    std::vector<uint64_t> block_masks_;
+};
+
+// The pairs within k among rows that share the key `key`, emitted only when key's table owns
+// them. Ids must be distinct and every row must have `key` in its table (InvalidArgument
+// otherwise, naming the row). *compared counts the distance computations.
+std::vector<Pair> group_pairs(const PermutedTables &tables, int64_t key, const std::vector<int64_t> &ids,
+                              const std::vector<uint64_t> &hashes, std::size_t *compared = nullptr);
+
+}  // namespace simhash
