@@ -92,47 +92,64 @@ int PermutedTables::owner(uint64_t a, uint64_t b) const
     return int(rank);
 }
 
-std::vector<Pair> group_pairs(const PermutedTables &tables, int64_t key, const std::vector<int64_t> &ids,
-                              const std::vector<uint64_t> &hashes, std::size_t *compared)
+GroupPairsJob::GroupPairsJob(const PermutedTables &tables, int64_t key, std::vector<int64_t> ids,
+                             std::vector<uint64_t> hashes)
+    : tables_(tables), table_(PermutedTables::key_table(key))
 {
     if (ids.size() != hashes.size()) throw InvalidArgument("ids and hashes differ in length");
-    const int table = PermutedTables::key_table(key);
-    if (key < 0 || std::size_t(table) >= tables.tables())
+    if (key < 0 || std::size_t(table_) >= tables.tables())
         throw InvalidArgument("key " + std::to_string(key) + " is not a key of " + std::to_string(tables.blocks()) +
                               " blocks at radius " + std::to_string(tables.k()));
     for (std::size_t i = 0; i < hashes.size(); ++i)
-        if (tables.key(hashes[i], std::size_t(table)) != key)
+        if (tables.key(hashes[i], std::size_t(table_)) != key)
             throw InvalidArgument("row " + std::to_string(i + 1) + " (id " + std::to_string(ids[i]) +
                                   ") does not have key " + std::to_string(key) + " with " +
                                   std::to_string(tables.blocks()) + " blocks at radius " + std::to_string(tables.k()));
-    std::vector<std::pair<int64_t, uint64_t>> by_id(ids.size());
-    for (std::size_t i = 0; i < ids.size(); ++i) by_id[i] = {ids[i], hashes[i]};
-    std::sort(by_id.begin(), by_id.end());
-    for (std::size_t i = 1; i < by_id.size(); ++i)
-        if (by_id[i].first == by_id[i - 1].first)
-            throw InvalidArgument("id " + std::to_string(by_id[i].first) + " appears twice in the group");
+    by_id_.resize(ids.size());
+    for (std::size_t i = 0; i < ids.size(); ++i) by_id_[i] = {ids[i], hashes[i]};
+    std::sort(by_id_.begin(), by_id_.end());
+    for (std::size_t i = 1; i < by_id_.size(); ++i)
+        if (by_id_[i].first == by_id_[i - 1].first)
+            throw InvalidArgument("id " + std::to_string(by_id_[i].first) + " appears twice in the group");
 
-    std::vector<Pair> out;
-    const std::size_t m = ids.size();
-    if (m <= kBruteForceRows) {
-        for (std::size_t i = 0; i < m; ++i)
-            for (std::size_t j = i + 1; j < m; ++j) {
-                const int d = sh_hamming(by_id[i].second, by_id[j].second);
-                if (d <= tables.k() && tables.owner(by_id[i].second, by_id[j].second) == table)
-                    out.push_back(Pair{by_id[i].first, by_id[j].first, d});
-            }
-        if (compared) *compared = m * (m - 1) / 2;
-        return out;
+    const std::size_t m = by_id_.size();
+    if (m > kBruteForceRows) {
+        job_ = std::make_unique<AllPairsJob>(std::move(ids), std::move(hashes), tables.k(), 1);
+        return;
     }
-    AllPairsJob job(ids, hashes, tables.k(), 1);
-    std::vector<Pair> found;
-    while (job.step(found, 1000)) {
+    for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t j = i + 1; j < m; ++j) {
+            const int d = sh_hamming(by_id_[i].second, by_id_[j].second);
+            if (d <= tables.k() && tables.owner(by_id_[i].second, by_id_[j].second) == table_)
+                found_.push_back(Pair{by_id_[i].first, by_id_[j].first, d});
+        }
+    compared_ = m * (m - 1) / 2;
+}
+
+bool GroupPairsJob::step(std::vector<Pair> &out, int wait_ms)
+{
+    if (!job_) {
+        out.insert(out.end(), found_.begin(), found_.end());
+        found_.clear();
+        return false;
     }
+    found_.clear();
+    const bool more = job_->step(found_, wait_ms);
     auto hash_of = [&](int64_t id) {
-        return std::lower_bound(by_id.begin(), by_id.end(), std::pair<int64_t, uint64_t>(id, 0))->second;
+        return std::lower_bound(by_id_.begin(), by_id_.end(), std::pair<int64_t, uint64_t>(id, 0))->second;
     };
-    for (const Pair &p : found)
-        if (tables.owner(hash_of(p.id_a), hash_of(p.id_b)) == table) out.push_back(p);
+    for (const Pair &p : found_)
+        if (tables_.owner(hash_of(p.id_a), hash_of(p.id_b)) == table_) out.push_back(p);
+    return more;
+}
+
+std::vector<Pair> group_pairs(const PermutedTables &tables, int64_t key, const std::vector<int64_t> &ids,
+                              const std::vector<uint64_t> &hashes, std::size_t *compared)
+{
+    GroupPairsJob job(tables, key, ids, hashes);
+    std::vector<Pair> out;
+    while (job.step(out, 1000)) {
+    }
     if (compared) *compared = job.compared();
     return out;
 }

@@ -11,6 +11,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "all_pairs.hpp"
@@ -50,7 +52,26 @@ private:
 
 // The pairs within k among rows that share the key `key`, emitted only when key's table owns
 // them. Ids must be distinct and every row must have `key` in its table (InvalidArgument
-// otherwise, naming the row). *compared counts the distance computations.
+// otherwise, naming the row). A group past a few hundred rows runs the in-memory job on a worker
+// thread, so the caller collects its pairs in steps and stays free to notice a cancel.
+class GroupPairsJob {
+public:
+    GroupPairsJob(const PermutedTables &tables, int64_t key, std::vector<int64_t> ids, std::vector<uint64_t> hashes);
+    // Appends the owned pairs found so far, waiting at most wait_ms; false once all are out.
+    bool step(std::vector<Pair> &out, int wait_ms = 100);
+    // Distance computations made (all of them once step is false).
+    std::size_t compared() const { return job_ ? job_->compared() : compared_; }
+
+private:
+    PermutedTables tables_;
+    int table_;
+    std::vector<std::pair<int64_t, uint64_t>> by_id_;  // (id, hash), by id
+    std::unique_ptr<AllPairsJob> job_;                 // null for small groups
+    std::vector<Pair> found_;
+    std::size_t compared_ = 0;
+};
+
+// The whole of a group's pairs at once (tests and benchmarks).
 std::vector<Pair> group_pairs(const PermutedTables &tables, int64_t key, const std::vector<int64_t> &ids,
                               const std::vector<uint64_t> &hashes, std::size_t *compared = nullptr);
 
