@@ -76,9 +76,9 @@ coord -c "CREATE TABLE single_pairs AS SELECT * FROM simhash_pairs('SELECT id, s
 single=$(secs "$t0" "$(now)")
 t0=$(now)
 coord >/dev/null <<SQL
-CREATE TABLE page_keys (key bigint NOT NULL, id bigint NOT NULL, sh simhash NOT NULL);
+CREATE UNLOGGED TABLE page_keys (key bigint NOT NULL, id bigint NOT NULL, sh simhash NOT NULL);
 SELECT create_distributed_table('page_keys', 'key');
-INSERT INTO page_keys SELECT key, id, sh FROM pages, unnest(simhash_table_keys(sh, $K, $BLOCKS)) key;
+INSERT INTO page_keys SELECT unnest(simhash_table_keys(sh, $K, $BLOCKS)), id, sh FROM pages;
 SQL
 t1=$(now)
 coord -c "CREATE TABLE cluster_pairs AS
