@@ -12,8 +12,40 @@
 namespace simhash {
 namespace {
 
-// Below this many rows a group compares every pair: starting the job costs more.
-constexpr std::size_t kBruteForceRows = 512;
+// Below this many rows a group compares every pair; up to kInlineRows the job runs in the
+// caller's thread (milliseconds); larger groups run on a worker so the caller can notice a cancel.
+constexpr std::size_t kBruteForceRows = 64;
+constexpr std::size_t kInlineRows = std::size_t(1) << 16;
+
+// The bits outside `shared`, packed into the low bits in order: distances are unchanged (the
+// shared bits are equal in the group) and the job's blocks split only bits that can differ.
+struct BitPacker {
+    explicit BitPacker(uint64_t shared)
+    {
+        for (int bit = 0; bit < 64;) {
+            if ((shared >> bit) & 1) {
+                ++bit;
+                continue;
+            }
+            const int start = bit;
+            while (bit < 64 && !((shared >> bit) & 1)) ++bit;
+            runs.push_back({start, bit - start});
+            width += bit - start;
+        }
+    }
+    uint64_t operator()(uint64_t h) const
+    {
+        uint64_t out = 0;
+        int at = 0;
+        for (const auto &[start, len] : runs) {
+            out |= ((h >> start) & (len == 64 ? ~0ULL : (1ULL << len) - 1)) << at;
+            at += len;
+        }
+        return out;
+    }
+    std::vector<std::pair<int, int>> runs;  // (first bit, length) of each run of unshared bits
+    int width = 0;
+};
 
 }  // namespace
 
@@ -69,6 +101,13 @@ std::vector<int64_t> PermutedTables::keys(uint64_t hash) const
     return out;
 }
 
+uint64_t PermutedTables::table_mask(std::size_t table) const
+{
+    uint64_t mask = 0;
+    for (int b : choices_[table]) mask |= block_masks_[std::size_t(b)];
+    return mask;
+}
+
 int PermutedTables::owner(uint64_t a, uint64_t b) const
 {
     // The first t-subset (lexicographically) of the agreeing blocks is their t smallest; its rank
@@ -114,7 +153,10 @@ GroupPairsJob::GroupPairsJob(const PermutedTables &tables, int64_t key, std::vec
 
     const std::size_t m = by_id_.size();
     if (m > kBruteForceRows) {
-        job_ = std::make_unique<AllPairsJob>(std::move(ids), std::move(hashes), tables.k(), 1);
+        const BitPacker pack(tables.table_mask(std::size_t(table_)));
+        for (auto &h : hashes) h = pack(h);
+        job_ = std::make_unique<AllPairsJob>(std::move(ids), std::move(hashes), tables.k(), m > kInlineRows ? 1 : 0,
+                                             std::max(pack.width, 1));
         return;
     }
     for (std::size_t i = 0; i < m; ++i)

@@ -39,6 +39,8 @@ public:
     std::vector<int64_t> keys(uint64_t hash) const;
     int64_t key(uint64_t hash, std::size_t table) const;
     static int key_table(int64_t key) { return int(uint64_t(key) >> kTableShift); }
+    // The bits of a table's blocks: equal in every row of one of its keys.
+    uint64_t table_mask(std::size_t table) const;
 
     // The table that owns the pair: the first whose blocks a and b agree on; -1 when they agree on
     // fewer than t blocks (then they are more than k apart).
