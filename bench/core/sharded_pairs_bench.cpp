@@ -79,6 +79,24 @@ void BM_GroupedPairs(benchmark::State &state)
     state.counters["rows_shuffled"] = double(r.ids.size() * tables.tables());
 }
 
+// One key group of a billion-page crawl: n rows sharing one 11-bit block, so 53 bits can differ
+// (the cost model of doc/scaling.md).
+void BM_OneLargeGroup(benchmark::State &state)
+{
+    Rows r = crawl_rows(std::size_t(state.range(0)));
+    for (auto &h : r.hashes) h &= (1ULL << 53) - 1;
+    std::size_t compared = 0;
+    for (auto _ : state) {
+        simhash::AllPairsJob job(r.ids, r.hashes, 5, 0, 53);
+        std::vector<simhash::Pair> out;
+        while (job.step(out, 1000)) {
+        }
+        compared = job.compared();
+    }
+    state.counters["compared_per_row"] = double(compared) / double(r.ids.size());
+}
+
+BENCHMARK(BM_OneLargeGroup)->Arg(500000)->Arg(1000000)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_InMemoryPairs)->Arg(1000000)->Arg(10000000)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_GroupedPairs)->Args({1000000, 6})->Args({1000000, 7})->Args({10000000, 6})
     ->Unit(benchmark::kMillisecond)->Iterations(1);
