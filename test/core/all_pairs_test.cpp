@@ -57,9 +57,9 @@ std::vector<std::tuple<int64_t, int64_t, int>> brute(const Data &d, int k)
     return out;
 }
 
-std::vector<std::tuple<int64_t, int64_t, int>> fast(const Data &d, int k, int threads = 1)
+std::vector<std::tuple<int64_t, int64_t, int>> fast(const Data &d, int k, int threads = 1, int width = 64)
 {
-    AllPairsJob job(d.ids, d.hashes, k, threads);
+    AllPairsJob job(d.ids, d.hashes, k, threads, width);
     std::vector<Pair> pairs;
     while (job.step(pairs)) {}
     std::vector<std::tuple<int64_t, int64_t, int>> out;
@@ -147,18 +147,9 @@ TEST(AllPairs, InlineAndNarrowJobsFindTheSamePairs)
     Data narrow = d;
     for (auto &h : narrow.hashes) h &= (1ULL << 40) - 1;
     for (int k : {0, 3, 5, 8}) {
-        auto run = [&](const Data &data, int threads, int width) {
-            AllPairsJob job(data.ids, data.hashes, k, threads, width);
-            std::vector<Pair> pairs;
-            while (job.step(pairs)) {}
-            std::vector<std::tuple<int64_t, int64_t, int>> out;
-            for (const auto &p : pairs) out.emplace_back(p.id_a, p.id_b, p.distance);
-            std::sort(out.begin(), out.end());
-            return out;
-        };
-        EXPECT_EQ(run(d, 0, 64), brute(d, k)) << "k=" << k;
-        EXPECT_EQ(run(narrow, 0, 40), brute(narrow, k)) << "k=" << k;
-        EXPECT_EQ(run(narrow, 2, 40), brute(narrow, k)) << "k=" << k;
+        EXPECT_EQ(fast(d, k, 0), brute(d, k)) << "k=" << k;
+        EXPECT_EQ(fast(narrow, k, 0, 40), brute(narrow, k)) << "k=" << k;
+        EXPECT_EQ(fast(narrow, k, 2, 40), brute(narrow, k)) << "k=" << k;
     }
 }
 
