@@ -1,9 +1,11 @@
 #include "pairs_bridge.h"
 
 #include <algorithm>
+#include <memory>
 #include <vector>
 
 #include "all_pairs.hpp"
+#include "permuted_tables.hpp"
 #include "bridge_guard.hpp"
 
 struct sh_pairs_job {
@@ -80,3 +82,68 @@ extern "C" sh_status sh_band_keys(uint64_t hash, int k, int64_t *keys, size_t *n
         *nkeys = out.size();
     });
 }
+
+namespace {
+
+// A query calls these once a row with the same (k, blocks): keep the last tables.
+const simhash::PermutedTables &tables_for(int k, int blocks)
+{
+    static std::unique_ptr<simhash::PermutedTables> last;
+    if (!last || last->k() != k || last->blocks() != blocks)
+        last = std::make_unique<simhash::PermutedTables>(k, blocks);
+    return *last;
+}
+
+}  // namespace
+
+static_assert(simhash::PermutedTables::kMaxTables == SH_MAX_PERMUTED_TABLES, "bridge and core disagree");
+
+extern "C" sh_status sh_table_keys(uint64_t hash, int k, int blocks, int64_t *keys, size_t *nkeys,
+                                   sh_error *err) noexcept
+{
+    return guarded(err, [&] {
+        const auto &tables = tables_for(k, blocks);
+        for (std::size_t t = 0; t < tables.tables(); ++t) keys[t] = tables.key(hash, t);
+        *nkeys = tables.tables();
+    });
+}
+
+extern "C" sh_status sh_pair_table(uint64_t a, uint64_t b, int k, int blocks, int *table, sh_error *err) noexcept
+{
+    return guarded(err, [&] { *table = tables_for(k, blocks).owner(a, b); });
+}
+
+struct sh_group_job {
+    sh_group_job(int64_t key, std::vector<int64_t> ids, std::vector<uint64_t> hashes, int k, int blocks)
+        : job(tables_for(k, blocks), key, std::move(ids), std::move(hashes))
+    {
+    }
+    simhash::GroupPairsJob job;
+    std::vector<simhash::Pair> found;
+    std::vector<sh_pair> batch;
+};
+
+extern "C" sh_status sh_group_job_new(int64_t key, const int64_t *ids, const uint64_t *hashes, size_t n, int k,
+                                      int blocks, sh_group_job **job, sh_error *err) noexcept
+{
+    *job = nullptr;
+    return guarded(err, [&] {
+        *job = new sh_group_job(key, std::vector<int64_t>(ids, ids + n), std::vector<uint64_t>(hashes, hashes + n), k,
+                                blocks);
+    });
+}
+
+extern "C" sh_status sh_group_job_step(sh_group_job *job, const sh_pair **pairs, size_t *npairs, int *more,
+                                       sh_error *err) noexcept
+{
+    return guarded(err, [&] {
+        job->found.clear();
+        *more = job->job.step(job->found) ? 1 : 0;
+        job->batch.clear();
+        for (const auto &p : job->found) job->batch.push_back(sh_pair{p.id_a, p.id_b, p.distance});
+        *pairs = job->batch.data();
+        *npairs = job->batch.size();
+    });
+}
+
+extern "C" void sh_group_job_free(sh_group_job *job) noexcept { delete job; }

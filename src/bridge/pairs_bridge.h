@@ -50,6 +50,27 @@ void		sh_pairs_free(sh_pairs_job *job) SH_NOEXCEPT;
 /* Writes the band keys of hash for radius k into keys (room for 65); returns their number. */
 sh_status	sh_band_keys(uint64_t hash, int k, int64_t *keys, size_t *nkeys, sh_error *err) SH_NOEXCEPT;
 
+/* Permuted tables (src/core/permuted_tables.hpp): at most this many tables, so keys a row. */
+#define SH_MAX_PERMUTED_TABLES 4096
+
+/* The key of hash in each permuted table of radius k over blocks blocks; keys has room for
+ * SH_MAX_PERMUTED_TABLES. */
+sh_status	sh_table_keys(uint64_t hash, int k, int blocks, int64_t *keys, size_t *nkeys,
+						  sh_error *err) SH_NOEXCEPT;
+/* The table owning the pair (a, b), or -1 when they agree on too few blocks to be within k. */
+sh_status	sh_pair_table(uint64_t a, uint64_t b, int k, int blocks, int *table, sh_error *err) SH_NOEXCEPT;
+
+typedef struct sh_group_job sh_group_job;	/* opaque: C++ memory */
+
+/* Starts the job over one key group: the pairs within k that key's table owns. */
+sh_status	sh_group_job_new(int64_t key, const int64_t *ids, const uint64_t *hashes, size_t n, int k,
+							 int blocks, sh_group_job **job, sh_error *err) SH_NOEXCEPT;
+/* Waits at most about 100 ms; the pairs are in *pairs[0..*npairs) until the next call; *more is
+ * false once the group is done. */
+sh_status	sh_group_job_step(sh_group_job *job, const sh_pair **pairs, size_t *npairs, int *more,
+							  sh_error *err) SH_NOEXCEPT;
+void		sh_group_job_free(sh_group_job *job) SH_NOEXCEPT;
+
 #ifdef __cplusplus
 }
 #endif

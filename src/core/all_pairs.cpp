@@ -16,9 +16,15 @@
 namespace simhash {
 namespace {
 
-// The blocks are those of the indexes (mih_blocks.h), for any count from 1 to 64.
-int block_len(int blocks, int b) { return sh_mih_block_len(blocks, b); }
-int block_start(int blocks, int b) { return sh_mih_block_start(blocks, b); }
+// The blocks split the low `width` bits as the indexes split 64 (mih_blocks.h): the first
+// width % blocks blocks one bit longer.
+int block_len(int width, int blocks, int b) { return width / blocks + (b < width % blocks ? 1 : 0); }
+int block_start(int width, int blocks, int b)
+{
+    int start = 0;
+    for (int i = 0; i < b; ++i) start += block_len(width, blocks, i);
+    return start;
+}
 
 double choose(int n, int r)
 {
@@ -28,10 +34,10 @@ double choose(int n, int r)
 }
 
 // Key bits of a table whose t blocks are the shortest ones (the fewest, so the worst case).
-int min_key_bits(int blocks, int t)
+int min_key_bits(int width, int blocks, int t)
 {
     int bits = 0;
-    for (int i = 0; i < t; ++i) bits += block_len(blocks, blocks - 1 - i);
+    for (int i = 0; i < t; ++i) bits += block_len(width, blocks, blocks - 1 - i);
     return bits;
 }
 
@@ -39,13 +45,19 @@ int min_key_bits(int blocks, int t)
 // the workers pause: bounds the job's memory whatever the caller's speed.
 constexpr std::size_t kBatch = 1 << 14;
 // Rows are first partitioned by up to this many leading bits of a table's first block, so that
-// each partition's keys sort inside the cache.
+// each partition's keys sort inside the cache; small jobs use fewer (about 64 rows a partition).
 constexpr int kPartitionBits = 12;
+int partition_bits_for(std::size_t n, int first_block_len)
+{
+    int bits = 0;
+    while (bits < kPartitionBits && (std::size_t(64) << bits) < n) ++bits;
+    return std::min(bits, first_block_len);
+}
 constexpr std::size_t kDeliveredCap = 1 << 20;
 
 }  // namespace
 
-AllPairsPlan plan_all_pairs(std::size_t n, int k)
+AllPairsPlan plan_all_pairs(std::size_t n, int k, int width)
 {
     // Estimated nanoseconds on one core (constants measured on random hashes): partitioning the rows once per first block (a scatter
     // over all of memory), then per table building and radix-sorting keys inside cache-sized
@@ -53,13 +65,13 @@ AllPairsPlan plan_all_pairs(std::size_t n, int k)
     AllPairsPlan best;
     double best_cost = std::numeric_limits<double>::infinity();
     const double nn = double(std::max<std::size_t>(n, 2));
-    for (int blocks = std::max(k, 1); blocks <= 64; ++blocks) {
+    for (int blocks = std::max(k, 1); blocks <= width; ++blocks) {
         const int t = blocks - k;
         if (t < 0) continue;
         const double tables = std::round(choose(blocks, t));
         if (tables > 20000) break;
-        const int bits = min_key_bits(blocks, t);
-        const int partition_bits = t == 0 ? 0 : std::min(block_len(blocks, blocks - 1), kPartitionBits);
+        const int bits = min_key_bits(width, blocks, t);
+        const int partition_bits = t == 0 ? 0 : partition_bits_for(n, block_len(width, blocks, blocks - 1));
         const double groups = t == 0 ? 1 : blocks - t + 1;
         const double passes = std::ceil((bits - partition_bits) / 8.0);
         const double per_table = nn * (4.0 + 2.0 * passes) + 0.5 * nn * nn / 2.0 / std::ldexp(1.0, bits);
@@ -91,19 +103,21 @@ struct AllPairsJob::Scratch {
     std::vector<uint64_t> keys, tmp_keys;  // one partition's keys for one table
     std::vector<uint32_t> index, tmp_index;
     std::vector<Pair> pairs;
+    std::size_t compared = 0;  // distance computations
 };
 
-AllPairsJob::AllPairsJob(std::vector<int64_t> ids, std::vector<uint64_t> hashes, int k, int threads)
-    : ids_(std::move(ids)), hashes_(std::move(hashes)), k_(k)
+AllPairsJob::AllPairsJob(std::vector<int64_t> ids, std::vector<uint64_t> hashes, int k, int threads, int width)
+    : ids_(std::move(ids)), hashes_(std::move(hashes)), k_(k), width_(width)
 {
+    if (width < 1 || width > 64) throw InvalidArgument("width must be between 1 and 64, got " + std::to_string(width));
     if (k < 0 || k > 64) throw InvalidArgument("radius must be between 0 and 64, got " + std::to_string(k));
-    if (threads < 1 || threads > 64) throw InvalidArgument("threads must be between 1 and 64, got " + std::to_string(threads));
+    if (threads < 0 || threads > 64) throw InvalidArgument("threads must be between 0 and 64, got " + std::to_string(threads));
     if (ids_.size() != hashes_.size()) throw InvalidArgument("ids and hashes differ in length");
     if (ids_.size() > std::numeric_limits<uint32_t>::max()) throw LimitExceeded("too many rows");
-    plan_ = plan_all_pairs(ids_.size(), k);
+    plan_ = plan_all_pairs(ids_.size(), k, width);
     for (int b = 0; b < plan_.blocks; ++b) {
-        const int len = block_len(plan_.blocks, b);
-        block_masks_.push_back((len == 64 ? ~0ULL : ((1ULL << len) - 1)) << block_start(plan_.blocks, b));
+        const int len = block_len(width_, plan_.blocks, b);
+        block_masks_.push_back((len == 64 ? ~0ULL : ((1ULL << len) - 1)) << block_start(width_, plan_.blocks, b));
     }
     // Every t-subset of the B blocks, in lexicographic order (the order canonical() relies on).
     std::vector<int> choice(std::size_t(plan_.agree));
@@ -124,6 +138,12 @@ AllPairsJob::AllPairsJob(std::vector<int64_t> ids, std::vector<uint64_t> hashes,
             groups_.back().second = table + 1;
     }
     if (ids_.empty()) return;
+    if (threads == 0) {
+        // Inline: the first step runs every table in the caller's thread.
+        inline_pending_ = true;
+        running_ = 1;
+        return;
+    }
 
     sigset_t all, caller;
     sigfillset(&all);
@@ -172,6 +192,7 @@ void AllPairsJob::work()
             if (group >= groups_.size() || stop_) break;
             run_group(group, s);
         }
+        compared_ += s.compared;
         deliver(s.pairs);
     } catch (...) {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -187,7 +208,7 @@ void AllPairsJob::work()
 void AllPairsJob::deliver(std::vector<Pair> &pairs)
 {
     std::unique_lock<std::mutex> lock(mutex_);
-    room_.wait(lock, [&] { return delivered_.size() < kDeliveredCap || stop_; });
+    if (!inline_pending_) room_.wait(lock, [&] { return delivered_.size() < kDeliveredCap || stop_; });
     if (stop_) return;
     delivered_.insert(delivered_.end(), pairs.begin(), pairs.end());
     pairs.clear();
@@ -196,6 +217,10 @@ void AllPairsJob::deliver(std::vector<Pair> &pairs)
 
 bool AllPairsJob::step(std::vector<Pair> &out, int wait_ms)
 {
+    if (inline_pending_) {
+        work();  // nobody collects meanwhile, so deliver() does not wait for room
+        inline_pending_ = false;
+    }
     std::unique_lock<std::mutex> lock(mutex_);
     ready_.wait_for(lock, std::chrono::milliseconds(wait_ms),
                     [&] { return !delivered_.empty() || running_ == 0; });
@@ -217,9 +242,9 @@ void AllPairsJob::run_group(std::size_t group, Scratch &s)
     int part_bits = 0, part_shift = 0, first = -1;
     if (plan_.agree > 0) {
         first = choices_[first_table][0];
-        const int len = block_len(blocks, first);
-        part_bits = std::min(len, kPartitionBits);
-        part_shift = block_start(blocks, first) + len - part_bits;
+        const int len = block_len(width_, blocks, first);
+        part_bits = partition_bits_for(n, len);
+        part_shift = block_start(width_, blocks, first) + len - part_bits;
     }
     const uint64_t part_mask = (uint64_t(1) << part_bits) - 1;
     s.bounds.assign((std::size_t(1) << part_bits) + 1, 0);
@@ -258,9 +283,9 @@ void AllPairsJob::run_partition(const std::vector<int> &choice, int part_bits, s
     Field fields[64];
     int nfields = 0, key_bits = 0;
     for (std::size_t c = 0; c < choice.size(); ++c) {
-        const int len = block_len(blocks, choice[c]) - (c == 0 ? part_bits : 0);
+        const int len = block_len(width_, blocks, choice[c]) - (c == 0 ? part_bits : 0);
         if (len == 0) continue;
-        fields[nfields++] = Field{block_start(blocks, choice[c]), len == 64 ? ~uint64_t(0) : (uint64_t(1) << len) - 1, key_bits};
+        fields[nfields++] = Field{block_start(width_, blocks, choice[c]), len == 64 ? ~uint64_t(0) : (uint64_t(1) << len) - 1, key_bits};
         key_bits += len;
     }
     s.keys.resize(m);
@@ -297,6 +322,7 @@ void AllPairsJob::run_partition(const std::vector<int> &choice, int part_bits, s
         while (end < m && s.keys[end] == s.keys[run]) ++end;
         for (std::size_t i = run; i < end && !stop_; ++i) {
             const uint64_t mine = s.hashes[lo + s.index[i]];
+            s.compared += end - i - 1;
             for (std::size_t j = i + 1; j < end; ++j) {
                 const uint64_t other = s.hashes[lo + s.index[j]];
                 const int d = sh_hamming(mine, other);
@@ -363,8 +389,8 @@ std::vector<int64_t> band_keys(uint64_t hash, int k)
     const int blocks = k + 1;
     std::vector<int64_t> keys;
     for (int b = 0; b < blocks; ++b) {
-        const int len = block_len(blocks, b);
-        const uint64_t value = (hash >> block_start(blocks, b)) & ((1ULL << len) - 1);
+        const int len = block_len(64, blocks, b);
+        const uint64_t value = (hash >> block_start(64, blocks, b)) & ((1ULL << len) - 1);
         keys.push_back(int64_t((uint64_t(b) << 56) | value));
     }
     return keys;

@@ -31,7 +31,8 @@ struct AllPairsPlan {
     std::size_t tables = 0; // C(B, t)
 };
 
-AllPairsPlan plan_all_pairs(std::size_t n, int k);
+// width: the hashes use only their low `width` bits (the rest equal), which the blocks split.
+AllPairsPlan plan_all_pairs(std::size_t n, int k, int width = 64);
 
 // Memory the job needs for n rows on the given number of threads, besides the pairs it emits
 // (for the caller's limit check).
@@ -46,7 +47,11 @@ std::size_t all_pairs_memory(std::size_t n, int threads);
 class AllPairsJob {
 public:
     // ids must be distinct (the caller checks); throws InvalidArgument if k is outside 0..64.
-    AllPairsJob(std::vector<int64_t> ids, std::vector<uint64_t> hashes, int k, int threads = 1);
+    // threads = 0 runs the whole job in the caller's thread during the first step (small jobs,
+    // where starting a thread costs more than the work).
+    // width < 64 when the caller has packed the bits that may differ into the low width bits (a
+    // key group whose rows share some blocks), so every block keeps discriminating.
+    AllPairsJob(std::vector<int64_t> ids, std::vector<uint64_t> hashes, int k, int threads = 1, int width = 64);
     ~AllPairsJob();
     AllPairsJob(const AllPairsJob &) = delete;
     AllPairsJob &operator=(const AllPairsJob &) = delete;
@@ -56,6 +61,8 @@ public:
     // Waits at most wait_ms for pairs and appends those found so far to out; false once every
     // table is done and its pairs delivered. Rethrows what a worker threw.
     bool step(std::vector<Pair> &out, int wait_ms = 100);
+    // Distance computations made so far by the workers that finished (all, once step is false).
+    std::size_t compared() const { return compared_; }
 
 private:
     struct Scratch;
@@ -67,6 +74,7 @@ private:
     std::vector<int64_t> ids_;
     std::vector<uint64_t> hashes_;
     int k_;
+    int width_;
     AllPairsPlan plan_;
     std::vector<uint64_t> block_masks_;       // mask of each block's bits
     std::vector<std::vector<int>> choices_;   // each table's t blocks, in lexicographic order
@@ -75,6 +83,8 @@ private:
 
     std::atomic<std::size_t> next_group_{0};
     std::atomic<bool> stop_{false};
+    bool inline_pending_ = false;             // threads = 0 and the first step not yet taken
+    std::atomic<std::size_t> compared_{0};
     std::mutex mutex_;
     std::condition_variable ready_;           // pairs delivered or a worker finished
     std::condition_variable room_;            // the caller took the delivered pairs

@@ -20,6 +20,17 @@ CREATE FUNCTION simhash_cluster_summary(source text, k integer DEFAULT 5)
 CREATE FUNCTION simhash_band_keys(sh simhash, k integer) RETURNS bigint[]
     AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
+-- Permuted tables: the all-pairs job spread over a cluster's nodes (README "Scaling out").
+CREATE FUNCTION simhash_table_keys(sh simhash, k integer, blocks integer) RETURNS bigint[]
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION simhash_key_table(key bigint) RETURNS integer
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION simhash_pair_table(a simhash, b simhash, k integer, blocks integer) RETURNS integer
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION simhash_group_pairs(key bigint, ids bigint[], hashes simhash[], k integer, blocks integer)
+    RETURNS TABLE (id_a bigint, id_b bigint, distance integer)
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 10;
+
 COMMENT ON FUNCTION simhash_pairs(text, integer) IS
     'every pair of source rows within Hamming distance k, once each, id_a < id_b';
 COMMENT ON FUNCTION simhash_clusters(text, integer, boolean) IS
@@ -28,3 +39,11 @@ COMMENT ON FUNCTION simhash_cluster_summary(text, integer) IS
     'one row per duplicate cluster: its size and representative (smallest id), largest first';
 COMMENT ON FUNCTION simhash_band_keys(simhash, integer) IS
     'keys such that two hashes within k share at least one: the equi-join form of the radius';
+COMMENT ON FUNCTION simhash_table_keys(simhash, integer, integer) IS
+    'the row''s key in each permuted table (every choice of blocks - k of the blocks): rows within k share a key';
+COMMENT ON FUNCTION simhash_key_table(bigint) IS
+    'the permuted table a key of simhash_table_keys belongs to (0-based)';
+COMMENT ON FUNCTION simhash_pair_table(simhash, simhash, integer, integer) IS
+    'the permuted table that owns a pair: the first whose blocks both agree on; NULL when more than k apart';
+COMMENT ON FUNCTION simhash_group_pairs(bigint, bigint[], simhash[], integer, integer) IS
+    'the pairs within k among the rows of one key that the key''s table owns: each pair once over all keys';

@@ -57,9 +57,9 @@ std::vector<std::tuple<int64_t, int64_t, int>> brute(const Data &d, int k)
     return out;
 }
 
-std::vector<std::tuple<int64_t, int64_t, int>> fast(const Data &d, int k, int threads = 1)
+std::vector<std::tuple<int64_t, int64_t, int>> fast(const Data &d, int k, int threads = 1, int width = 64)
 {
-    AllPairsJob job(d.ids, d.hashes, k, threads);
+    AllPairsJob job(d.ids, d.hashes, k, threads, width);
     std::vector<Pair> pairs;
     while (job.step(pairs)) {}
     std::vector<std::tuple<int64_t, int64_t, int>> out;
@@ -139,6 +139,20 @@ TEST(AllPairs, IdenticalHashesAndManyRowsSharingOne)
     for (auto &[a, b, dist] : pairs) EXPECT_LT(a, b);
 }
 
+TEST(AllPairs, InlineAndNarrowJobsFindTheSamePairs)
+{
+    // threads = 0 runs in the caller's thread; width < 64 splits only the low bits (the caller
+    // packed the bits that can differ there).
+    const Data d = clustered(3000, 5);
+    Data narrow = d;
+    for (auto &h : narrow.hashes) h &= (1ULL << 40) - 1;
+    for (int k : {0, 3, 5, 8}) {
+        EXPECT_EQ(fast(d, k, 0), brute(d, k)) << "k=" << k;
+        EXPECT_EQ(fast(narrow, k, 0, 40), brute(narrow, k)) << "k=" << k;
+        EXPECT_EQ(fast(narrow, k, 2, 40), brute(narrow, k)) << "k=" << k;
+    }
+}
+
 TEST(AllPairs, PlansAdaptToSizeAndRadius)
 {
     for (int k : {0, 3, 5, 8}) {
@@ -149,7 +163,10 @@ TEST(AllPairs, PlansAdaptToSizeAndRadius)
     }
     EXPECT_THROW(AllPairsJob({1}, {1}, 65), InvalidArgument);
     EXPECT_THROW(AllPairsJob({1}, {1}, -1), InvalidArgument);
-    EXPECT_THROW(AllPairsJob({1}, {1}, 5, 0), InvalidArgument);
+    EXPECT_THROW(AllPairsJob({1}, {1}, 5, -1), InvalidArgument);
+    EXPECT_THROW(AllPairsJob({1}, {1}, 5, 65), InvalidArgument);
+    EXPECT_THROW(AllPairsJob({1}, {1}, 5, 1, 0), InvalidArgument);   // width
+    EXPECT_THROW(AllPairsJob({1}, {1}, 5, 1, 65), InvalidArgument);
     AllPairsJob empty({}, {}, 5);
     std::vector<Pair> out;
     EXPECT_FALSE(empty.step(out));

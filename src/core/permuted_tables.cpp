@@ -1,0 +1,199 @@
+#include "permuted_tables.hpp"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "core_errors.hpp"
+#include "hamming.h"
+#include "mih_blocks.h"
+#include "splitmix64.hpp"
+
+namespace simhash {
+namespace {
+
+// Below this many rows a group compares every pair; up to kInlineRows the job runs in the
+// caller's thread (milliseconds); larger groups run on a worker so the caller can notice a cancel.
+constexpr std::size_t kBruteForceRows = 64;
+constexpr std::size_t kInlineRows = std::size_t(1) << 16;
+
+// The bits outside `shared`, packed into the low bits in order: distances are unchanged (the
+// shared bits are equal in the group) and the job's blocks split only bits that can differ.
+struct BitPacker {
+    explicit BitPacker(uint64_t shared)
+    {
+        for (int bit = 0; bit < 64;) {
+            if ((shared >> bit) & 1) {
+                ++bit;
+                continue;
+            }
+            const int start = bit;
+            while (bit < 64 && !((shared >> bit) & 1)) ++bit;
+            runs.push_back({start, bit - start});
+            width += bit - start;
+        }
+    }
+    uint64_t operator()(uint64_t h) const
+    {
+        uint64_t out = 0;
+        int at = 0;
+        for (const auto &[start, len] : runs) {
+            out |= ((h >> start) & (len == 64 ? ~0ULL : (1ULL << len) - 1)) << at;
+            at += len;
+        }
+        return out;
+    }
+    std::vector<std::pair<int, int>> runs;  // (first bit, length) of each run of unshared bits
+    int width = 0;
+};
+
+}  // namespace
+
+PermutedTables::PermutedTables(int k, int blocks) : k_(k), blocks_(blocks)
+{
+    if (k < 0 || k > 64) throw InvalidArgument("radius must be between 0 and 64, got " + std::to_string(k));
+    if (blocks < 1 || blocks > 64) throw InvalidArgument("blocks must be between 1 and 64, got " + std::to_string(blocks));
+    agree_ = std::max(blocks - k, 0);
+    double tables = 1;
+    for (int i = 0; i < agree_; ++i) tables = tables * (blocks - i) / (i + 1);
+    if (tables > double(kMaxTables))
+        throw InvalidArgument(std::to_string(blocks) + " blocks at radius " + std::to_string(k) + " make " +
+                              std::to_string((long long) (tables + 0.5)) + " tables, more than " +
+                              std::to_string(kMaxTables) + "; use fewer blocks");
+    for (int b = 0; b < blocks; ++b) {
+        const int len = sh_mih_block_len(blocks, b);
+        block_masks_.push_back((len == 64 ? ~0ULL : ((1ULL << len) - 1)) << sh_mih_block_start(blocks, b));
+    }
+    // Every t-subset of the blocks in lexicographic order; with t = 0 the one empty subset.
+    std::vector<int> choice(static_cast<std::size_t>(agree_));
+    for (int i = 0; i < agree_; ++i) choice[std::size_t(i)] = i;
+    for (;;) {
+        choices_.push_back(choice);
+        int i = agree_ - 1;
+        while (i >= 0 && choice[std::size_t(i)] == blocks - agree_ + i) --i;
+        if (i < 0) break;
+        ++choice[std::size_t(i)];
+        for (int j = i + 1; j < agree_; ++j) choice[std::size_t(j)] = choice[std::size_t(j - 1)] + 1;
+    }
+}
+
+int64_t PermutedTables::key(uint64_t hash, std::size_t table) const
+{
+    uint64_t bits = 0;
+    int used = 0;
+    for (int b : choices_[table]) {
+        const int len = sh_mih_block_len(blocks_, b);
+        const uint64_t value = (hash >> sh_mih_block_start(blocks_, b)) & ((len == 64 ? 0 : 1ULL << len) - 1);
+        bits |= used < 64 ? value << used : 0;
+        used += len;
+    }
+    const uint64_t low_mask = (1ULL << kTableShift) - 1;
+    // Past 48 bits the packed bits (all 64 when t = B) are mixed into 48: a bijection would not fit.
+    const uint64_t low = used <= kTableShift ? bits : splitmix64_output(bits) & low_mask;
+    return int64_t((uint64_t(table) << kTableShift) | low);
+}
+
+std::vector<int64_t> PermutedTables::keys(uint64_t hash) const
+{
+    std::vector<int64_t> out;
+    out.reserve(choices_.size());
+    for (std::size_t t = 0; t < choices_.size(); ++t) out.push_back(key(hash, t));
+    return out;
+}
+
+uint64_t PermutedTables::table_mask(std::size_t table) const
+{
+    uint64_t mask = 0;
+    for (int b : choices_[table]) mask |= block_masks_[std::size_t(b)];
+    return mask;
+}
+
+int PermutedTables::owner(uint64_t a, uint64_t b) const
+{
+    // The first t-subset (lexicographically) of the agreeing blocks is their t smallest; its rank
+    // counts the subsets that start with smaller choices, position by position.
+    const uint64_t diff = a ^ b;
+    std::vector<int> agreeing;
+    for (int blk = 0; blk < blocks_ && int(agreeing.size()) < agree_; ++blk)
+        if (!(diff & block_masks_[std::size_t(blk)])) agreeing.push_back(blk);
+    if (int(agreeing.size()) < agree_) return -1;
+    auto choose = [](int n, int r) {
+        double c = 1;
+        for (int i = 0; i < r; ++i) c = c * (n - i) / (i + 1);
+        return std::size_t(c + 0.5);
+    };
+    std::size_t rank = 0;
+    int next = 0;
+    for (int i = 0; i < agree_; ++i) {
+        for (int j = next; j < agreeing[std::size_t(i)]; ++j) rank += choose(blocks_ - 1 - j, agree_ - 1 - i);
+        next = agreeing[std::size_t(i)] + 1;
+    }
+    return int(rank);
+}
+
+GroupPairsJob::GroupPairsJob(const PermutedTables &tables, int64_t key, std::vector<int64_t> ids,
+                             std::vector<uint64_t> hashes)
+    : tables_(tables), table_(PermutedTables::key_table(key))
+{
+    if (ids.size() != hashes.size()) throw InvalidArgument("ids and hashes differ in length");
+    if (key < 0 || std::size_t(table_) >= tables.tables())
+        throw InvalidArgument("key " + std::to_string(key) + " is not a key of " + std::to_string(tables.blocks()) +
+                              " blocks at radius " + std::to_string(tables.k()));
+    for (std::size_t i = 0; i < hashes.size(); ++i)
+        if (tables.key(hashes[i], std::size_t(table_)) != key)
+            throw InvalidArgument("row " + std::to_string(i + 1) + " (id " + std::to_string(ids[i]) +
+                                  ") does not have key " + std::to_string(key) + " with " +
+                                  std::to_string(tables.blocks()) + " blocks at radius " + std::to_string(tables.k()));
+    by_id_.resize(ids.size());
+    for (std::size_t i = 0; i < ids.size(); ++i) by_id_[i] = {ids[i], hashes[i]};
+    std::sort(by_id_.begin(), by_id_.end());
+    for (std::size_t i = 1; i < by_id_.size(); ++i)
+        if (by_id_[i].first == by_id_[i - 1].first)
+            throw InvalidArgument("id " + std::to_string(by_id_[i].first) + " appears twice in the group");
+
+    const std::size_t m = by_id_.size();
+    if (m > kBruteForceRows) {
+        const BitPacker pack(tables.table_mask(std::size_t(table_)));
+        for (auto &h : hashes) h = pack(h);
+        job_ = std::make_unique<AllPairsJob>(std::move(ids), std::move(hashes), tables.k(), m > kInlineRows ? 1 : 0,
+                                             std::max(pack.width, 1));
+        return;
+    }
+    for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t j = i + 1; j < m; ++j) {
+            const int d = sh_hamming(by_id_[i].second, by_id_[j].second);
+            if (d <= tables.k() && tables.owner(by_id_[i].second, by_id_[j].second) == table_)
+                found_.push_back(Pair{by_id_[i].first, by_id_[j].first, d});
+        }
+    compared_ = m * (m - 1) / 2;
+}
+
+bool GroupPairsJob::step(std::vector<Pair> &out, int wait_ms)
+{
+    if (!job_) {
+        out.insert(out.end(), found_.begin(), found_.end());
+        found_.clear();
+        return false;
+    }
+    found_.clear();
+    const bool more = job_->step(found_, wait_ms);
+    auto hash_of = [&](int64_t id) {
+        return std::lower_bound(by_id_.begin(), by_id_.end(), std::pair<int64_t, uint64_t>(id, 0))->second;
+    };
+    for (const Pair &p : found_)
+        if (tables_.owner(hash_of(p.id_a), hash_of(p.id_b)) == table_) out.push_back(p);
+    return more;
+}
+
+std::vector<Pair> group_pairs(const PermutedTables &tables, int64_t key, const std::vector<int64_t> &ids,
+                              const std::vector<uint64_t> &hashes, std::size_t *compared)
+{
+    GroupPairsJob job(tables, key, ids, hashes);
+    std::vector<Pair> out;
+    while (job.step(out, 1000)) {
+    }
+    if (compared) *compared = job.compared();
+    return out;
+}
+
+}  // namespace simhash

@@ -1,0 +1,80 @@
+// Permuted tables for running the all-pairs job on many nodes (Manku, Jain and Das Sarma, 2007).
+//
+// The 64 bits are split into B blocks (mih_blocks.h). Two hashes within distance k differ on at
+// most k blocks, so they agree on at least t = B - k of them. Each choice of t blocks is a table,
+// numbered in lexicographic order; a row's key in a table is the table's number and the chosen
+// blocks' bits. Rows sharing a key are the only candidates of that table, so a cluster shards the
+// rows by key, and each node runs the in-memory job on each of its key groups. A pair is owned by
+// the first table whose blocks it agrees on, which either hash of the pair determines alone: a
+// group emits only the pairs its table owns, so every pair within k comes out exactly once.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "all_pairs.hpp"
+
+namespace simhash {
+
+class PermutedTables {
+public:
+    // Bits of a key that hold the table's number; the rest hold the blocks' bits (mixed when they
+    // are more than 48: equal bits still give equal keys, and a collision only adds candidates).
+    static constexpr int kTableShift = 48;
+    static constexpr std::size_t kMaxTables = 4096;
+
+    // Throws InvalidArgument unless 0 <= k <= 64, 1 <= blocks <= 64 and C(blocks, blocks - k)
+    // tables are at most kMaxTables. With blocks <= k every row has one key (one table, t = 0).
+    PermutedTables(int k, int blocks);
+
+    int k() const { return k_; }
+    int blocks() const { return blocks_; }
+    int agree() const { return agree_; }
+    std::size_t tables() const { return choices_.size(); }
+
+    // The row's key in every table, by table number.
+    std::vector<int64_t> keys(uint64_t hash) const;
+    int64_t key(uint64_t hash, std::size_t table) const;
+    static int key_table(int64_t key) { return int(uint64_t(key) >> kTableShift); }
+    // The bits of a table's blocks: equal in every row of one of its keys.
+    uint64_t table_mask(std::size_t table) const;
+
+    // The table that owns the pair: the first whose blocks a and b agree on; -1 when they agree on
+    // fewer than t blocks (then they are more than k apart).
+    int owner(uint64_t a, uint64_t b) const;
+
+private:
+    int k_, blocks_, agree_;
+    std::vector<std::vector<int>> choices_;  // each table's blocks, lexicographic
+    std::vector<uint64_t> block_masks_;
+};
+
+// The pairs within k among rows that share the key `key`, emitted only when key's table owns
+// them. Ids must be distinct and every row must have `key` in its table (InvalidArgument
+// otherwise, naming the row). A group past a few hundred rows runs the in-memory job on a worker
+// thread, so the caller collects its pairs in steps and stays free to notice a cancel.
+class GroupPairsJob {
+public:
+    GroupPairsJob(const PermutedTables &tables, int64_t key, std::vector<int64_t> ids, std::vector<uint64_t> hashes);
+    // Appends the owned pairs found so far, waiting at most wait_ms; false once all are out.
+    bool step(std::vector<Pair> &out, int wait_ms = 100);
+    // Distance computations made (all of them once step is false).
+    std::size_t compared() const { return job_ ? job_->compared() : compared_; }
+
+private:
+    PermutedTables tables_;
+    int table_;
+    std::vector<std::pair<int64_t, uint64_t>> by_id_;  // (id, hash), by id
+    std::unique_ptr<AllPairsJob> job_;                 // null for small groups
+    std::vector<Pair> found_;
+    std::size_t compared_ = 0;
+};
+
+// The whole of a group's pairs at once (tests and benchmarks).
+std::vector<Pair> group_pairs(const PermutedTables &tables, int64_t key, const std::vector<int64_t> &ids,
+                              const std::vector<uint64_t> &hashes, std::size_t *compared = nullptr);
+
+}  // namespace simhash

@@ -1,0 +1,162 @@
+/*
+ * Permuted tables in SQL: the all-pairs job spread over the nodes of a cluster.
+ *
+ * simhash_table_keys gives a row its key in each table, so a cluster can shard the rows by key
+ * (a plain column, or an unnested array); simhash_group_pairs runs the in-memory job over the rows
+ * of one key and emits the pairs that key's table owns; simhash_pair_table is the ownership rule
+ * itself, for plain equi-joins. The core (src/core/permuted_tables.hpp) explains why each pair
+ * comes out exactly once.
+ */
+#include "simhash_type.h"
+
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/tuplestore.h"
+
+#include "bridge_error.h"
+#include "core_owner.h"
+#include "pairs_bridge.h"
+
+PG_FUNCTION_INFO_V1(simhash_table_keys);
+PG_FUNCTION_INFO_V1(simhash_pair_table);
+PG_FUNCTION_INFO_V1(simhash_key_table);
+PG_FUNCTION_INFO_V1(simhash_group_pairs);
+
+Datum
+simhash_table_keys(PG_FUNCTION_ARGS)
+{
+	uint64		hash = PG_GETARG_SIMHASH(0);
+	int64_t	   *keys = palloc(sizeof(int64_t) * SH_MAX_PERMUTED_TABLES);
+	Datum	   *datums;
+	size_t		n;
+	sh_error	err;
+	sh_status	status;
+
+	status = sh_table_keys(hash, PG_GETARG_INT32(1), PG_GETARG_INT32(2), keys, &n, &err);
+	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	datums = palloc(sizeof(Datum) * n);
+	for (size_t i = 0; i < n; i++)
+		datums[i] = Int64GetDatum(keys[i]);
+	PG_RETURN_ARRAYTYPE_P(construct_array(datums, (int) n, INT8OID, sizeof(int64), true, TYPALIGN_DOUBLE));
+}
+
+Datum
+simhash_pair_table(PG_FUNCTION_ARGS)
+{
+	int			table;
+	sh_error	err;
+	sh_status	status;
+
+	status = sh_pair_table(PG_GETARG_SIMHASH(0), PG_GETARG_SIMHASH(1), PG_GETARG_INT32(2),
+						   PG_GETARG_INT32(3), &table, &err);
+	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	if (table < 0)
+		PG_RETURN_NULL();
+	PG_RETURN_INT32(table);
+}
+
+Datum
+simhash_key_table(PG_FUNCTION_ARGS)
+{
+	int64		key = PG_GETARG_INT64(0);
+
+	if (key < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%lld is not a key of simhash_table_keys", (long long) key)));
+	PG_RETURN_INT32((int32) ((uint64) key >> 48));
+}
+
+/* The elements of a one-dimensional array without NULLs; argname names it in errors. */
+static Datum *
+array_elements(ArrayType *array, const char *argname, int *n)
+{
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	Datum	   *elems;
+	bool	   *nulls;
+
+	if (ARR_NDIM(array) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("%s must be a one-dimensional array", argname)));
+	get_typlenbyvalalign(ARR_ELEMTYPE(array), &typlen, &typbyval, &typalign);
+	deconstruct_array(array, ARR_ELEMTYPE(array), typlen, typbyval, typalign, &elems, &nulls, n);
+	for (int i = 0; i < *n; i++)
+		if (nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("%s must not contain NULL (element %d)", argname, i + 1)));
+	return elems;
+}
+
+static void
+free_group(void *job)
+{
+	sh_group_job_free((sh_group_job *) job);
+}
+
+Datum
+simhash_group_pairs(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	int64		key = PG_GETARG_INT64(0);
+	Datum	   *id_datums,
+			   *hash_datums;
+	int			nids,
+				nhashes;
+	int64_t    *ids;
+	uint64_t   *hashes;
+	CoreOwner  *owner;
+	sh_group_job *job;
+	sh_error	err;
+	sh_status	status;
+
+	InitMaterializedSRF(fcinfo, 0);
+	id_datums = array_elements(PG_GETARG_ARRAYTYPE_P(1), "ids", &nids);
+	hash_datums = array_elements(PG_GETARG_ARRAYTYPE_P(2), "hashes", &nhashes);
+	if (nids != nhashes)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("ids and hashes differ in length (%d and %d)", nids, nhashes)));
+	ids = palloc(sizeof(int64_t) * (nids + 1));
+	hashes = palloc(sizeof(uint64_t) * (nids + 1));
+	for (int i = 0; i < nids; i++)
+	{
+		ids[i] = DatumGetInt64(id_datums[i]);
+		hashes[i] = DatumGetSimhash(hash_datums[i]);
+	}
+	CHECK_FOR_INTERRUPTS();
+
+	owner = core_owner_new(free_group);
+	status = sh_group_job_new(key, ids, hashes, (size_t) nids, PG_GETARG_INT32(3), PG_GETARG_INT32(4),
+							  &job, &err);
+	core_owner_adopt(owner, job);
+	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	pfree(ids);
+	pfree(hashes);
+	for (int more = 1; more;)
+	{
+		const sh_pair *pairs;
+		size_t		npairs;
+
+		CHECK_FOR_INTERRUPTS();
+		status = sh_group_job_step(job, &pairs, &npairs, &more, &err);
+		sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+		for (size_t i = 0; i < npairs; i++)
+		{
+			Datum		values[3] = {Int64GetDatum(pairs[i].id_a), Int64GetDatum(pairs[i].id_b),
+			Int32GetDatum(pairs[i].distance)};
+			bool		nulls[3] = {false, false, false};
+
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		}
+	}
+	core_owner_release(owner);
+	return (Datum) 0;
+}
