@@ -244,7 +244,8 @@ void AllPairsJob::run_group(std::size_t group, Scratch &s)
         first = choices_[first_table][0];
         const int len = block_len(width_, blocks, first);
         part_bits = partition_bits_for(n, len);
-        part_shift = block_start(width_, blocks, first) + len - part_bits;
+        // With no partition bits (a small job) the mask is 0 and the shift must stay below 64.
+        part_shift = part_bits == 0 ? 0 : block_start(width_, blocks, first) + len - part_bits;
     }
     const uint64_t part_mask = (uint64_t(1) << part_bits) - 1;
     s.bounds.assign((std::size_t(1) << part_bits) + 1, 0);
