@@ -168,7 +168,8 @@ BEGIN
         'SELECT * FROM shared.simhash_pairs(''SELECT id, sh FROM hs_data.pages'', 3)',
         'SELECT * FROM shared.simhash_clusters(''SELECT id, sh FROM hs_data.pages'', 3)',
         'SELECT * FROM shared.simhash_sample_pairs(''SELECT id, grp FROM hs_data.pages'', 5, 1, true)',
-        'SELECT pg_catalog.md5(shared.simhash_heatmap_svg(''SELECT * FROM hs_data.hist''))']
+        'SELECT pg_catalog.md5(shared.simhash_heatmap_svg(''SELECT * FROM hs_data.hist''))',
+        'SELECT shared.simhash_lock_neighbourhood(''0123456789abcdef'', 5)']
     LOOP
         sql := 'SELECT pg_catalog.string_agg(r::pg_catalog.text, '' '' ORDER BY r::pg_catalog.text) FROM ('
                || q || ') r';
