@@ -49,3 +49,16 @@ COMMENT ON FUNCTION ball_contains_simhash(hamming_ball, simhash) IS 'does the ba
 COMMENT ON FUNCTION hamming_within(simhash, simhash, integer) IS 'hamming(a, b) <= radius';
 COMMENT ON OPERATOR <@(simhash, hamming_ball) IS 'is within the Hamming ball (index-searchable radius query)';
 COMMENT ON OPERATOR @>(hamming_ball, simhash) IS 'Hamming ball contains';
+
+-- "No two rows within k bits": EXCLUDE USING gist (hamming_ball(sh, k) WITH &&). a && b holds when
+-- each center lies in the other ball (within the smaller radius); commutative, as an exclusion
+-- constraint's operator must be.
+CREATE FUNCTION hamming_balls_near(hamming_ball, hamming_ball) RETURNS boolean
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OPERATOR && (
+    LEFTARG = hamming_ball, RIGHTARG = hamming_ball, FUNCTION = hamming_balls_near,
+    COMMUTATOR = &&, RESTRICT = contsel, JOIN = contjoinsel);
+COMMENT ON FUNCTION hamming_balls_near(hamming_ball, hamming_ball) IS
+    'each center lies in the other ball: hamming(centers) <= the smaller radius';
+COMMENT ON OPERATOR &&(hamming_ball, hamming_ball) IS
+    'the centers are within the smaller radius: with balls of radius k, the rows are within k bits';

@@ -17,6 +17,7 @@
 
 #include "simhash_type.h"
 
+#include "access/gist.h"
 #include "hamming.h"
 
 /* The longest prefix a code can carry: its marker bit needs one position. */
@@ -57,6 +58,15 @@ static inline int
 gist_code_bound(uint64 code, uint64 q)
 {
 	return sh_popcount64((q ^ code) & gist_prefix_mask(gist_code_length(code)));
+}
+
+/* Exact distance to q at a leaf (the key is the hash), the prefix bound on an inner page. */
+static inline int
+gist_entry_bound(GISTENTRY *entry, uint64 q)
+{
+	uint64		key = DatumGetSimhash(entry->key);
+
+	return GIST_LEAF(entry) ? sh_popcount64(key ^ q) : gist_code_bound(key, q);
 }
 
 #endif

@@ -28,17 +28,6 @@ PG_FUNCTION_INFO_V1(simhash_gist_penalty);
 PG_FUNCTION_INFO_V1(simhash_gist_same);
 PG_FUNCTION_INFO_V1(simhash_gist_sortsupport);
 
-/* Exact distance at a leaf, the prefix bound on an inner page. */
-static inline int
-entry_bound(GISTENTRY *entry, uint64 q)
-{
-	uint64		key = DatumGetSimhash(entry->key);
-
-	if (GIST_LEAF(entry))
-		return sh_popcount64(key ^ q);
-	return gist_code_bound(key, q);
-}
-
 Datum
 simhash_gist_consistent(PG_FUNCTION_ARGS)
 {
@@ -50,7 +39,7 @@ simhash_gist_consistent(PG_FUNCTION_ARGS)
 	if (strategy != STRATEGY_IN_BALL)
 		elog(ERROR, "simhash_gist_consistent: unrecognized strategy number %d", strategy);
 	*recheck = false;
-	PG_RETURN_BOOL(entry_bound(entry, ball->center) <= ball->radius);
+	PG_RETURN_BOOL(gist_entry_bound(entry, ball->center) <= ball->radius);
 }
 
 Datum
@@ -63,7 +52,7 @@ simhash_gist_distance(PG_FUNCTION_ARGS)
 	if (strategy != STRATEGY_DISTANCE)
 		elog(ERROR, "simhash_gist_distance: unrecognized strategy number %d", strategy);
 	*recheck = false;
-	PG_RETURN_FLOAT8((float8) entry_bound(entry, PG_GETARG_SIMHASH(1)));
+	PG_RETURN_FLOAT8((float8) gist_entry_bound(entry, PG_GETARG_SIMHASH(1)));
 }
 
 /* The longest prefix shared by all the keys, each read as a prefix code (see the header). */

@@ -22,6 +22,7 @@ PG_FUNCTION_INFO_V1(hamming_ball_make);
 PG_FUNCTION_INFO_V1(hamming_ball_center);
 PG_FUNCTION_INFO_V1(hamming_ball_radius);
 PG_FUNCTION_INFO_V1(simhash_in_ball);
+PG_FUNCTION_INFO_V1(hamming_balls_near);
 PG_FUNCTION_INFO_V1(ball_contains_simhash);
 PG_FUNCTION_INFO_V1(hamming_within);
 
@@ -164,4 +165,18 @@ Datum
 hamming_within(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_BOOL(sh_hamming(PG_GETARG_SIMHASH(0), PG_GETARG_SIMHASH(1)) <= PG_GETARG_INT32(2));
+}
+
+/*
+ * a && b: each center lies in the other ball, i.e. the centers are within the smaller radius.
+ * Commutative, so it can declare "no two rows within k bits" as an exclusion constraint over
+ * hamming_ball(sh, k).
+ */
+Datum
+hamming_balls_near(PG_FUNCTION_ARGS)
+{
+	HammingBall *a = PG_GETARG_HAMMING_BALL(0);
+	HammingBall *b = PG_GETARG_HAMMING_BALL(1);
+
+	PG_RETURN_BOOL(sh_hamming(a->center, b->center) <= Min(a->radius, b->radius));
 }

@@ -50,3 +50,39 @@ $$;
 
 COMMENT ON FUNCTION simhash_lock_neighbourhood(simhash, integer) IS
     'locks, until the transaction ends, every page that could lie within k bits of sh: run it in its own statement before inserting and checking sh';
+
+-- ===== no two rows within k bits: the && operator and its GiST class =====
+-- New objects for EXCLUDE USING gist (hamming_ball(sh, k) WITH &&). Nothing to rebuild.
+-- "No two rows within k bits": EXCLUDE USING gist (hamming_ball(sh, k) WITH &&). a && b holds when
+-- each center lies in the other ball (within the smaller radius); commutative, as an exclusion
+-- constraint's operator must be.
+CREATE FUNCTION hamming_balls_near(hamming_ball, hamming_ball) RETURNS boolean
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OPERATOR && (
+    LEFTARG = hamming_ball, RIGHTARG = hamming_ball, FUNCTION = hamming_balls_near,
+    COMMUTATOR = &&, RESTRICT = contsel, JOIN = contjoinsel);
+COMMENT ON FUNCTION hamming_balls_near(hamming_ball, hamming_ball) IS
+    'each center lies in the other ball: hamming(centers) <= the smaller radius';
+COMMENT ON OPERATOR &&(hamming_ball, hamming_ball) IS
+    'the centers are within the smaller radius: with balls of radius k, the rows are within k bits';
+
+-- GiST over hamming_ball, for the exclusion constraint: a ball is stored as its center, in the
+-- keys of simhash_gist_ops, whose support functions it shares.
+CREATE FUNCTION hamming_ball_gist_compress(internal) RETURNS internal
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION hamming_ball_gist_consistent(internal, hamming_ball, smallint, oid, internal) RETURNS boolean
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OPERATOR CLASS simhash_ball_ops DEFAULT FOR TYPE hamming_ball USING gist AS
+    OPERATOR 3 && (hamming_ball, hamming_ball),
+    FUNCTION 1 hamming_ball_gist_consistent(internal, hamming_ball, smallint, oid, internal),
+    FUNCTION 2 simhash_gist_union(internal, internal),
+    FUNCTION 3 hamming_ball_gist_compress(internal),
+    FUNCTION 5 simhash_gist_penalty(internal, internal, internal),
+    FUNCTION 6 simhash_gist_picksplit(internal, internal),
+    FUNCTION 7 simhash_gist_same(simhash, simhash, internal),
+    STORAGE simhash;
+COMMENT ON FUNCTION hamming_ball_gist_compress(internal) IS 'GiST support: a ball is stored as its center';
+COMMENT ON FUNCTION hamming_ball_gist_consistent(internal, hamming_ball, smallint, oid, internal) IS
+    'GiST support: centers within the query ball''s radius (the row''s own radius is rechecked)';
+COMMENT ON OPERATOR CLASS simhash_ball_ops USING gist IS
+    'hamming_ball && hamming_ball: the index of EXCLUDE USING gist (hamming_ball(sh, k) WITH &&)';
