@@ -3,15 +3,15 @@
 
 -- Random pages, clusters of near copies, and 600 pages sharing their lowest 11 bits (block 0 of
 -- 6), a dozen of them identical: one key group past the brute-force size runs the in-memory job.
-CREATE TABLE pages AS
+CREATE TABLE sharded_pages AS
 SELECT i AS id, ('x' || substr(md5(i::text), 1, 16))::bit(64)::simhash AS sh FROM generate_series(1, 1500) i;
-INSERT INTO pages
+INSERT INTO sharded_pages
 SELECT 10000 + b * 100 + m,
        base # (CASE WHEN m % 3 = 0 THEN '0' ELSE ((1::bigint << (m * 7 % 64)::int) | (1::bigint << (m * 13 % 64)::int))::simhash END)
             # (CASE WHEN m % 4 = 1 THEN (1::bigint << (m % 64)::int)::simhash ELSE '0' END)
 FROM (SELECT b, ('x' || substr(md5('base' || b), 1, 16))::bit(64)::simhash AS base FROM generate_series(1, 80) b) bases,
      generate_series(1, 1 + (b % 20)) m;
-INSERT INTO pages
+INSERT INTO sharded_pages
 SELECT 50000 + i, CASE WHEN i % 50 = 0 THEN 'c0ffee00c0ffe123'::simhash
                        ELSE ((('x' || substr(md5('p' || i), 1, 16))::bit(64)::bigint & ~2047) | 291)::simhash END
 FROM generate_series(1, 600) i;
@@ -22,29 +22,29 @@ CREATE FUNCTION pg_temp.sharded_pairs(k integer, blocks integer)
 RETURNS TABLE (id_a bigint, id_b bigint, distance integer) LANGUAGE sql AS $$
     SELECT p.*
     FROM (SELECT key, array_agg(id) AS ids, array_agg(sh) AS shs
-          FROM pages, unnest(simhash_table_keys(sh, k, blocks)) key
+          FROM sharded_pages, unnest(simhash_table_keys(sh, k, blocks)) key
           GROUP BY key) g,
          simhash_group_pairs(g.key, g.ids, g.shs, k, blocks) p
 $$;
 SELECT k, blocks,
        (SELECT count(*) FROM (SELECT * FROM pg_temp.sharded_pairs(k, blocks)
-                              EXCEPT ALL SELECT * FROM simhash_pairs('SELECT id, sh FROM pages', k)) d) AS extra,
-       (SELECT count(*) FROM (SELECT * FROM simhash_pairs('SELECT id, sh FROM pages', k)
+                              EXCEPT ALL SELECT * FROM simhash_pairs('SELECT id, sh FROM sharded_pages', k)) d) AS extra,
+       (SELECT count(*) FROM (SELECT * FROM simhash_pairs('SELECT id, sh FROM sharded_pages', k)
                               EXCEPT ALL SELECT * FROM pg_temp.sharded_pairs(k, blocks)) d) AS missing,
-       (SELECT count(*) FROM simhash_pairs('SELECT id, sh FROM pages', k)) AS pairs
+       (SELECT count(*) FROM simhash_pairs('SELECT id, sh FROM sharded_pages', k)) AS pairs
 FROM (VALUES (0, 1), (0, 2), (1, 2), (3, 4), (3, 6), (5, 6), (5, 7), (5, 8), (8, 9), (8, 10), (12, 5)) v(k, blocks);
 
 -- The same as a plain equi-join on the key with the ownership rule (the form a cluster that cannot
 -- run a function per group uses): each pair once.
 WITH keyed AS (
-    SELECT id, sh, key FROM pages, unnest(simhash_table_keys(sh, 5, 6)) key
+    SELECT id, sh, key FROM sharded_pages, unnest(simhash_table_keys(sh, 5, 6)) key
 )
 SELECT (SELECT count(*) FROM (
             SELECT a.id, b.id, hamming(a.sh, b.sh)::int FROM keyed a JOIN keyed b ON a.key = b.key AND a.id < b.id
             WHERE hamming(a.sh, b.sh) <= 5 AND simhash_pair_table(a.sh, b.sh, 5, 6) = simhash_key_table(a.key)
-            EXCEPT ALL SELECT * FROM simhash_pairs('SELECT id, sh FROM pages', 5)) d) AS extra,
+            EXCEPT ALL SELECT * FROM simhash_pairs('SELECT id, sh FROM sharded_pages', 5)) d) AS extra,
        (SELECT count(*) FROM (
-            SELECT * FROM simhash_pairs('SELECT id, sh FROM pages', 5)
+            SELECT * FROM simhash_pairs('SELECT id, sh FROM sharded_pages', 5)
             EXCEPT ALL SELECT a.id, b.id, hamming(a.sh, b.sh)::int FROM keyed a JOIN keyed b ON a.key = b.key AND a.id < b.id
             WHERE hamming(a.sh, b.sh) <= 5 AND simhash_pair_table(a.sh, b.sh, 5, 6) = simhash_key_table(a.key)) d) AS missing;
 
@@ -76,3 +76,4 @@ SELECT pg_temp.try($$SELECT * FROM simhash_group_pairs((simhash_table_keys('0', 
 SELECT pg_temp.try($$SELECT * FROM simhash_group_pairs(6::bigint << 48, '{1}', '{0}', 5, 6)$$);
 SELECT pg_temp.try($$SELECT * FROM simhash_group_pairs((simhash_table_keys('0', 5, 6))[1], '{1,2}', '{0,0}', 5, 7)$$);
 SELECT count(*) AS empty_group FROM simhash_group_pairs(0, '{}', '{}', 5, 6);
+DROP TABLE sharded_pages;
