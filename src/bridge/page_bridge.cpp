@@ -8,12 +8,16 @@
 #include "bridge_guard.hpp"
 #include "html_text.hpp"
 #include "page_min_hashes.hpp"
+#include "page_resemblance.hpp"
 #include "page_simhash.hpp"
 
-// A page is built for one result: its simhash or its legacy min-hashes.
+static_assert(SH_RESEMBLANCE_BYTES == simhash::kResemblanceBytes, "bridge and core disagree");
+
+// A page is built for one result: its simhash, its legacy min-hashes or its resemblance sketch.
 struct sh_page {
     std::optional<simhash::PageSimhash> simhash;
     std::optional<simhash::PageMinHashes> min_hashes;
+    std::optional<simhash::PageResemblance> resemblance;
 };
 
 struct sh_html_text {
@@ -38,8 +42,10 @@ extern "C" sh_status sh_page_new(const sh_page_options *o, sh_page **page, sh_er
         options.method = o->method == SH_METHOD_CHARIKAR ? simhash::Method::charikar : simhash::Method::minhash;
         options.html = o->html != 0;
         auto made = std::make_unique<sh_page>();
-        if (o->legacy_min_hashes)
+        if (o->result == SH_RESULT_MIN_HASHES)
             made->min_hashes.emplace(options.features, options.html);
+        else if (o->result == SH_RESULT_RESEMBLANCE)
+            made->resemblance.emplace(options.features, options.html);
         else
             made->simhash.emplace(options);
         *page = made.release();
@@ -51,15 +57,17 @@ extern "C" sh_status sh_page_feed(sh_page *page, const char *data, size_t len, s
     return guarded(err, [&] {
         if (page->simhash)
             page->simhash->feed(data, len);
-        else
+        else if (page->min_hashes)
             page->min_hashes->feed(data, len);
+        else
+            page->resemblance->feed(data, len);
     });
 }
 
 extern "C" sh_status sh_page_simhash(sh_page *page, uint64_t *result, sh_error *err) noexcept
 {
     return guarded(err, [&] {
-        if (!page->simhash) throw std::logic_error("the simhash of a page built for its min-hashes");
+        if (!page->simhash) throw std::logic_error("the simhash of a page built for another result");
         *result = page->simhash->result();
     });
 }
@@ -67,12 +75,25 @@ extern "C" sh_status sh_page_simhash(sh_page *page, uint64_t *result, sh_error *
 extern "C" sh_status sh_page_min_hashes(sh_page *page, uint64_t *result, sh_error *err) noexcept
 {
     return guarded(err, [&] {
-        if (!page->min_hashes) throw std::logic_error("the min-hashes of a page built for its simhash");
+        if (!page->min_hashes) throw std::logic_error("the min-hashes of a page built for another result");
         page->min_hashes->result(result);
     });
 }
 
+extern "C" sh_status sh_page_resemblance(sh_page *page, uint8_t *result, sh_error *err) noexcept
+{
+    return guarded(err, [&] {
+        if (!page->resemblance) throw std::logic_error("the resemblance sketch of a page built for another result");
+        page->resemblance->result(result);
+    });
+}
+
 extern "C" void sh_page_free(sh_page *page) noexcept { delete page; }
+
+extern "C" double sh_resemblance(const uint8_t *a, const uint8_t *b) noexcept
+{
+    return simhash::resemblance_estimate(a, b);
+}
 
 extern "C" sh_status sh_html_text_new(sh_html_text **h, sh_error *err) noexcept
 {

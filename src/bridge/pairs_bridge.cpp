@@ -6,11 +6,13 @@
 
 #include "all_pairs.hpp"
 #include "permuted_tables.hpp"
+#include "resemblance_check.hpp"
 #include "bridge_guard.hpp"
 
 struct sh_pairs_job {
-    sh_pairs_job(std::vector<int64_t> ids, std::vector<uint64_t> hashes, int k, int threads)
-        : job(std::move(ids), std::move(hashes), k, threads)
+    sh_pairs_job(std::vector<int64_t> ids, std::vector<uint64_t> hashes, int k, int threads,
+                 std::shared_ptr<const simhash::PairCheck> check)
+        : job(std::move(ids), std::move(hashes), k, threads, 64, std::move(check))
     {
     }
     simhash::AllPairsJob job;
@@ -24,13 +26,19 @@ using simhash::guarded;
 
 extern "C" size_t sh_pairs_memory(size_t n, int threads) noexcept { return simhash::all_pairs_memory(n, threads); }
 
-extern "C" sh_status sh_pairs_new(const int64_t *ids, const uint64_t *hashes, size_t n, int k, int threads,
-                                  sh_pairs_job **job, sh_error *err) noexcept
+extern "C" sh_status sh_pairs_new(const int64_t *ids, const uint64_t *hashes, const uint8_t *sketches, size_t n,
+                                  int k, double min_resemblance, int threads, sh_pairs_job **job,
+                                  sh_error *err) noexcept
 {
     *job = nullptr;
     return guarded(err, [&] {
+        std::shared_ptr<const simhash::PairCheck> check;
+        if (sketches)
+            check = std::make_shared<simhash::ResemblanceCheck>(
+                std::vector<uint8_t>(sketches, sketches + n * simhash::kResemblanceBytes), min_resemblance);
         std::vector<int64_t> id_copy(ids, ids + n);
-        *job = new sh_pairs_job(std::move(id_copy), std::vector<uint64_t>(hashes, hashes + n), k, threads);
+        *job = new sh_pairs_job(std::move(id_copy), std::vector<uint64_t>(hashes, hashes + n), k, threads,
+                                std::move(check));
     });
 }
 
@@ -41,7 +49,7 @@ extern "C" sh_status sh_pairs_step(sh_pairs_job *job, int keep, const sh_pair **
         job->step_pairs.clear();
         *more = job->job.step(job->step_pairs) ? 1 : 0;
         job->batch.clear();
-        for (const auto &p : job->step_pairs) job->batch.push_back(sh_pair{p.id_a, p.id_b, p.distance});
+        for (const auto &p : job->step_pairs) job->batch.push_back(sh_pair{p.id_a, p.id_b, p.distance, p.score});
         if (keep) job->kept.insert(job->kept.end(), job->step_pairs.begin(), job->step_pairs.end());
         *pairs = job->batch.data();
         *npairs = job->batch.size();
@@ -140,7 +148,7 @@ extern "C" sh_status sh_group_job_step(sh_group_job *job, const sh_pair **pairs,
         job->found.clear();
         *more = job->job.step(job->found) ? 1 : 0;
         job->batch.clear();
-        for (const auto &p : job->found) job->batch.push_back(sh_pair{p.id_a, p.id_b, p.distance});
+        for (const auto &p : job->found) job->batch.push_back(sh_pair{p.id_a, p.id_b, p.distance, p.score});
         *pairs = job->batch.data();
         *npairs = job->batch.size();
     });

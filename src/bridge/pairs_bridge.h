@@ -16,6 +16,7 @@ typedef struct sh_pair
 	int64_t		id_a;
 	int64_t		id_b;
 	int32_t		distance;
+	float		resemblance;	/* the confirming estimate; -1 when the job confirms nothing */
 } sh_pair;
 
 typedef struct sh_cluster_member
@@ -29,9 +30,13 @@ typedef struct sh_pairs_job sh_pairs_job;	/* opaque: C++ memory */
 /* Bytes the job needs for n rows on threads threads, besides the pairs it keeps. */
 size_t		sh_pairs_memory(size_t n, int threads) SH_NOEXCEPT;
 
-/* Copies the rows (ids must be distinct) and starts the job on threads worker threads. */
-sh_status	sh_pairs_new(const int64_t *ids, const uint64_t *hashes, size_t n, int k, int threads,
-						 sh_pairs_job **job, sh_error *err) SH_NOEXCEPT;
+/*
+ * Copies the rows (ids must be distinct) and starts the job on threads worker threads. With
+ * sketches (64 bytes a row, see sh_resemblance) the job is confirmed: only pairs whose
+ * resemblance estimate is at least min_resemblance (0..1) come out, with the estimate.
+ */
+sh_status	sh_pairs_new(const int64_t *ids, const uint64_t *hashes, const uint8_t *sketches, size_t n, int k,
+						 double min_resemblance, int threads, sh_pairs_job **job, sh_error *err) SH_NOEXCEPT;
 /*
  * Waits at most about 100 ms for pairs. They are in *pairs[0..*npairs) until the next call;
  * *more is false once the job is done. With keep != 0 the pairs are also kept for

@@ -106,8 +106,9 @@ struct AllPairsJob::Scratch {
     std::size_t compared = 0;  // distance computations
 };
 
-AllPairsJob::AllPairsJob(std::vector<int64_t> ids, std::vector<uint64_t> hashes, int k, int threads, int width)
-    : ids_(std::move(ids)), hashes_(std::move(hashes)), k_(k), width_(width)
+AllPairsJob::AllPairsJob(std::vector<int64_t> ids, std::vector<uint64_t> hashes, int k, int threads, int width,
+                         std::shared_ptr<const PairCheck> check)
+    : ids_(std::move(ids)), hashes_(std::move(hashes)), k_(k), width_(width), check_(std::move(check))
 {
     if (width < 1 || width > 64) throw InvalidArgument("width must be between 1 and 64, got " + std::to_string(width));
     if (k < 0 || k > 64) throw InvalidArgument("radius must be between 0 and 64, got " + std::to_string(k));
@@ -340,9 +341,12 @@ void AllPairsJob::run_partition(const std::vector<int> &choice, int part_bits, s
                     ++seen;
                 }
                 if (!canonical) continue;
-                int64_t a = ids_[s.rows[lo + s.index[i]]], b = ids_[s.rows[lo + s.index[j]]];
+                const std::size_t row_a = s.rows[lo + s.index[i]], row_b = s.rows[lo + s.index[j]];
+                float score = -1;
+                if (check_ && !check_->keep(row_a, row_b, score)) continue;
+                int64_t a = ids_[row_a], b = ids_[row_b];
                 if (a > b) std::swap(a, b);
-                s.pairs.push_back(Pair{a, b, d});
+                s.pairs.push_back(Pair{a, b, d, score});
             }
             if (s.pairs.size() >= kBatch) deliver(s.pairs);
         }

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -23,6 +24,16 @@ struct Pair {
     int64_t id_a;  // id_a < id_b
     int64_t id_b;
     int32_t distance;
+    float score = -1;  // what the job's PairCheck measured (the resemblance); -1 without one
+};
+
+// A second test that a pair within k must pass to be emitted (the confirming stage), given the
+// two rows' positions in the job's input; it sets the pair's score. Worker threads call it
+// concurrently, so it must not change.
+class PairCheck {
+public:
+    virtual ~PairCheck() = default;
+    virtual bool keep(std::size_t row_a, std::size_t row_b, float &score) const = 0;
 };
 
 struct AllPairsPlan {
@@ -51,7 +62,9 @@ public:
     // where starting a thread costs more than the work).
     // width < 64 when the caller has packed the bits that may differ into the low width bits (a
     // key group whose rows share some blocks), so every block keeps discriminating.
-    AllPairsJob(std::vector<int64_t> ids, std::vector<uint64_t> hashes, int k, int threads = 1, int width = 64);
+    // check, when given, filters the pairs within k (rows are positions in ids).
+    AllPairsJob(std::vector<int64_t> ids, std::vector<uint64_t> hashes, int k, int threads = 1, int width = 64,
+                std::shared_ptr<const PairCheck> check = nullptr);
     ~AllPairsJob();
     AllPairsJob(const AllPairsJob &) = delete;
     AllPairsJob &operator=(const AllPairsJob &) = delete;
@@ -75,6 +88,7 @@ private:
     std::vector<uint64_t> hashes_;
     int k_;
     int width_;
+    std::shared_ptr<const PairCheck> check_;
     AllPairsPlan plan_;
     std::vector<uint64_t> block_masks_;       // mask of each block's bits
     std::vector<std::vector<int>> choices_;   // each table's t blocks, in lexicographic order

@@ -34,6 +34,7 @@ simhash_objects_for(Oid known_func, SimhashObjects *objs)
 	objs->namespace_oid = nsp;
 	objs->simhash_type = type_in(nsp, "simhash");
 	objs->ball_type = type_in(nsp, "hamming_ball");
+	objs->resemblance_type = type_in(nsp, "resemblance_sketch");
 	if (!OidIsValid(objs->simhash_type) || !OidIsValid(objs->ball_type))
 		return false;
 

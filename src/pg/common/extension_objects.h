@@ -19,6 +19,7 @@ typedef struct SimhashObjects
 	Oid			within_func;		/* hamming_within(simhash, simhash, integer) */
 	Oid			ball_func;			/* hamming_ball(simhash, integer) */
 	Oid			in_ball_op;			/* <@ (simhash, hamming_ball) */
+	Oid			resemblance_type;	/* resemblance_sketch, or InvalidOid before version 1.2 */
 } SimhashObjects;
 
 /* Fills objs for the extension that owns function "known_func"; false if any object is missing. */

@@ -10,6 +10,7 @@ typedef struct CrawlRows
 {
 	int64	   *ids;
 	uint64	   *hashes;
+	uint8	   *sketches;		/* 64 bytes a row, when the source has a resemblance_sketch */
 	size_t		n;
 } CrawlRows;
 
@@ -18,11 +19,12 @@ extern int	sh_pairs_memory_limit_kb;
 extern int	sh_job_threads;
 
 /*
- * Runs source (SQL returning id bigint|integer, sh simhash|bigint) through SPI and returns its rows
- * in CurrentMemoryContext. Rows with a NULL id or hash are skipped and counted in a NOTICE;
- * a duplicate id, wrong columns, or more rows than the memory limit allows are errors.
- * bytes_per_row is what the job will need per row, for the limit.
+ * Runs source (SQL returning id bigint|integer, sh simhash|bigint and, when sketch_type is valid,
+ * a third column of that type) through SPI and returns its rows in CurrentMemoryContext. Rows
+ * with a NULL id, hash or sketch are skipped and counted in a NOTICE; a duplicate id, wrong
+ * columns, or more rows than the memory limit allows are errors. bytes_per_row is what the job
+ * will need per row, for the limit.
  */
-extern CrawlRows read_crawl_source(const char *source, Oid simhash_type, size_t bytes_per_row);
+extern CrawlRows read_crawl_source(const char *source, Oid simhash_type, Oid sketch_type, size_t bytes_per_row);
 
 #endif

@@ -1,5 +1,6 @@
 /*
- * simhash(text, ...), simhash_html(text, ...), fingerprints(text, ...), fingerprints_html(text, ...)
+ * simhash(text, ...), simhash_html(text, ...), fingerprints(text, ...), fingerprints_html(text, ...),
+ * resemblance_sketch(text, ...), resemblance_sketch_html(text, ...)
  * and html_text(text): the page pipeline of the core, fed in 1 MB pieces with an interrupt check
  * between them, so a huge page can be cancelled.
  *
@@ -15,6 +16,7 @@
 #include "core_owner.h"
 #include "utf8_text.h"
 #include "fingerprints_type.h"
+#include "resemblance_sketch_type.h"
 #include "page_bridge.h"
 
 #define PIECE_BYTES (1024 * 1024)
@@ -23,6 +25,8 @@ PG_FUNCTION_INFO_V1(simhash_text);
 PG_FUNCTION_INFO_V1(simhash_html);
 PG_FUNCTION_INFO_V1(fingerprints_text);
 PG_FUNCTION_INFO_V1(fingerprints_html);
+PG_FUNCTION_INFO_V1(resemblance_sketch_text);
+PG_FUNCTION_INFO_V1(resemblance_sketch_html);
 PG_FUNCTION_INFO_V1(html_text);
 
 static void
@@ -87,7 +91,7 @@ parse_method(const char *name)
  */
 static sh_page *
 fed_page(FunctionCallInfo fcinfo, bool html, sh_weighting weighting, sh_method method,
-		 bool legacy_min_hashes, CoreOwner **owner)
+		 sh_page_result what, CoreOwner **owner)
 {
 	size_t		len;
 	const char *data = text_utf8(PG_GETARG_TEXT_PP(0), &len);
@@ -102,7 +106,7 @@ fed_page(FunctionCallInfo fcinfo, bool html, sh_weighting weighting, sh_method m
 	options.weighting = weighting;
 	options.method = method;
 	options.html = html;
-	options.legacy_min_hashes = legacy_min_hashes;
+	options.result = what;
 	if (options.size < 1 || options.size > 64)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -128,7 +132,7 @@ page_simhash(FunctionCallInfo fcinfo, bool html)
 	sh_weighting weighting = parse_weighting(text_to_cstring(PG_GETARG_TEXT_PP(4)));
 	sh_method	method = parse_method(text_to_cstring(PG_GETARG_TEXT_PP(5)));
 	CoreOwner  *owner;
-	sh_page    *page = fed_page(fcinfo, html, weighting, method, false, &owner);
+	sh_page    *page = fed_page(fcinfo, html, weighting, method, SH_RESULT_SIMHASH, &owner);
 	sh_error	err;
 	sh_status	status;
 	uint64_t	result = 0;
@@ -144,12 +148,28 @@ static Fingerprints *
 page_fingerprints(FunctionCallInfo fcinfo, bool html)
 {
 	CoreOwner  *owner;
-	sh_page    *page = fed_page(fcinfo, html, SH_WEIGHT_DISTINCT, SH_METHOD_MINHASH, true, &owner);
+	sh_page    *page = fed_page(fcinfo, html, SH_WEIGHT_DISTINCT, SH_METHOD_MINHASH, SH_RESULT_MIN_HASHES, &owner);
 	Fingerprints *result = palloc(sizeof(Fingerprints));
 	sh_error	err;
 	sh_status	status;
 
 	status = sh_page_min_hashes(page, result->entries, &err);
+	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	core_owner_release(owner);
+	return result;
+}
+
+/* Arguments: (content text, shingle text, size int, fold_case bool). */
+static ResemblanceSketch *
+page_resemblance(FunctionCallInfo fcinfo, bool html)
+{
+	CoreOwner  *owner;
+	sh_page    *page = fed_page(fcinfo, html, SH_WEIGHT_DISTINCT, SH_METHOD_MINHASH, SH_RESULT_RESEMBLANCE, &owner);
+	ResemblanceSketch *result = palloc(sizeof(ResemblanceSketch));
+	sh_error	err;
+	sh_status	status;
+
+	status = sh_page_resemblance(page, result->bytes, &err);
 	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
 	core_owner_release(owner);
 	return result;
@@ -177,6 +197,18 @@ Datum
 fingerprints_html(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_POINTER(page_fingerprints(fcinfo, true));
+}
+
+Datum
+resemblance_sketch_text(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_POINTER(page_resemblance(fcinfo, false));
+}
+
+Datum
+resemblance_sketch_html(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_POINTER(page_resemblance(fcinfo, true));
 }
 
 Datum

@@ -86,3 +86,87 @@ COMMENT ON FUNCTION hamming_ball_gist_consistent(internal, hamming_ball, smallin
     'GiST support: centers within the query ball''s radius (the row''s own radius is rechecked)';
 COMMENT ON OPERATOR CLASS simhash_ball_ops USING gist IS
     'hamming_ball && hamming_ball: the index of EXCLUDE USING gist (hamming_ball(sh, k) WITH &&)';
+
+-- ===== confirmed duplicates: the resemblance sketch and the confirmed jobs =====
+-- A new type (resemblance_sketch), its page functions, resemblance(), and the confirmed forms of
+-- simhash_pairs and simhash_clusters. Nothing to rebuild.
+-- The second, confirming stage behind simhash (README "Confirmed duplicates"): it estimates the
+-- shingle resemblance J of two pages far more precisely than 64 bits can, and runs only on
+-- simhash's candidates.
+CREATE TYPE resemblance_sketch;
+
+CREATE FUNCTION resemblance_sketch_in(cstring) RETURNS resemblance_sketch
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION resemblance_sketch_out(resemblance_sketch) RETURNS cstring
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION resemblance_sketch_recv(internal) RETURNS resemblance_sketch
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION resemblance_sketch_send(resemblance_sketch) RETURNS bytea
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE resemblance_sketch (
+    INPUT = resemblance_sketch_in,
+    OUTPUT = resemblance_sketch_out,
+    RECEIVE = resemblance_sketch_recv,
+    SEND = resemblance_sketch_send,
+    INTERNALLENGTH = 64,
+    ALIGNMENT = char,
+    STORAGE = plain
+);
+
+CREATE FUNCTION resemblance_sketch_eq(resemblance_sketch, resemblance_sketch) RETURNS boolean
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION resemblance_sketch_ne(resemblance_sketch, resemblance_sketch) RETURNS boolean
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OPERATOR = (
+    LEFTARG = resemblance_sketch, RIGHTARG = resemblance_sketch, FUNCTION = resemblance_sketch_eq,
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel);
+CREATE OPERATOR <> (
+    LEFTARG = resemblance_sketch, RIGHTARG = resemblance_sketch, FUNCTION = resemblance_sketch_ne,
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel);
+
+-- The same tokenizer, shingles and options as simhash(text).
+CREATE FUNCTION resemblance_sketch(content text, shingle text DEFAULT 'word', size integer DEFAULT 3,
+                                   fold_case boolean DEFAULT true)
+    RETURNS resemblance_sketch
+    AS 'MODULE_PATHNAME', 'resemblance_sketch_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION resemblance_sketch_html(html text, shingle text DEFAULT 'word', size integer DEFAULT 3,
+                                        fold_case boolean DEFAULT true)
+    RETURNS resemblance_sketch
+    AS 'MODULE_PATHNAME', 'resemblance_sketch_html' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION resemblance(a resemblance_sketch, b resemblance_sketch) RETURNS double precision
+    AS 'MODULE_PATHNAME', 'resemblance_sketch_resemblance' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON TYPE resemblance_sketch IS
+    'resemblance sketch of a page: 512 one-bit min-hashes (64 bytes); text form 128 hex digits';
+COMMENT ON FUNCTION resemblance_sketch_in(cstring) IS 'parses 128 hexadecimal digits';
+COMMENT ON FUNCTION resemblance_sketch_out(resemblance_sketch) IS 'formats as 128 lowercase hexadecimal digits';
+COMMENT ON FUNCTION resemblance_sketch_recv(internal) IS 'binary input: the 64 bytes';
+COMMENT ON FUNCTION resemblance_sketch_send(resemblance_sketch) IS 'binary output: the 64 bytes';
+COMMENT ON FUNCTION resemblance_sketch_eq(resemblance_sketch, resemblance_sketch) IS 'implementation of = for resemblance_sketch';
+COMMENT ON FUNCTION resemblance_sketch_ne(resemblance_sketch, resemblance_sketch) IS 'implementation of <> for resemblance_sketch';
+COMMENT ON OPERATOR = (resemblance_sketch, resemblance_sketch) IS 'equal';
+COMMENT ON OPERATOR <> (resemblance_sketch, resemblance_sketch) IS 'not equal';
+COMMENT ON FUNCTION resemblance_sketch(text, text, integer, boolean) IS
+    'resemblance sketch of page text, over the features simhash(text) uses';
+COMMENT ON FUNCTION resemblance_sketch_html(text, text, integer, boolean) IS
+    'resemblance sketch of an HTML page: the sketch of its visible text (html_text)';
+COMMENT ON FUNCTION resemblance(resemblance_sketch, resemblance_sketch) IS
+    'estimated shingle resemblance (Jaccard) of two pages, 0..1 in steps of 1/256';
+
+-- source: SQL text returning (id bigint|integer|smallint, sh simhash|bigint, sketch resemblance_sketch).
+-- A pair within k bits is kept only if resemblance(sketches) >= min_resemblance.
+CREATE FUNCTION simhash_pairs_confirmed(source text, k integer DEFAULT 5,
+                                        min_resemblance double precision DEFAULT 0.87)
+    RETURNS TABLE (id_a bigint, id_b bigint, distance integer, resemblance double precision)
+    AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+CREATE FUNCTION simhash_clusters_confirmed(source text, k integer DEFAULT 5,
+                                           min_resemblance double precision DEFAULT 0.87,
+                                           singletons boolean DEFAULT false)
+    RETURNS TABLE (id bigint, cluster_id bigint)
+    AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION simhash_pairs_confirmed(text, integer, double precision) IS
+    'every pair of source rows (id, sh, sketch) within Hamming distance k whose estimated resemblance is at least min_resemblance, with the estimate';
+COMMENT ON FUNCTION simhash_clusters_confirmed(text, integer, double precision, boolean) IS
+    'connected components of the confirmed within-k graph: cluster_id = smallest id in the cluster';
