@@ -138,6 +138,10 @@ FROM hs_data.pages p;
 CREATE TABLE hs_data.diffs (fp_diff int, sh_diff int);
 INSERT INTO hs_data.diffs VALUES (0, 0), (0, 0), (0, 0), (2, 3), (10, 2), (4, 9), (50, 30), (50, 30), (128, 64);
 CREATE TABLE hs_data.hist AS SELECT * FROM simhash_joint_histogram('SELECT fp_diff, sh_diff FROM hs_data.diffs');
+CREATE TABLE hs_data.crawl_sk AS
+SELECT c.*, resemblance_sketch(repeat('page ' || (c.id / 10) || ' ', 20) || (c.id % 10)) AS sk FROM hs_data.crawl c;
+CREATE TABLE hs_data.rdiffs AS
+SELECT d.*, (i % 5) / 4.0 AS resemblance FROM hs_data.diffs d, generate_series(1, 2) i;
 RESET search_path;
 
 -- Every SQL and PL/pgSQL function of the extension is called below (this list fails when one is
@@ -169,7 +173,11 @@ BEGIN
         'SELECT * FROM shared.simhash_clusters(''SELECT id, sh FROM hs_data.pages'', 3)',
         'SELECT * FROM shared.simhash_sample_pairs(''SELECT id, grp FROM hs_data.pages'', 5, 1, true)',
         'SELECT pg_catalog.md5(shared.simhash_heatmap_svg(''SELECT * FROM hs_data.hist''))',
-        'SELECT shared.simhash_lock_neighbourhood(''0123456789abcdef'', 5)']
+        'SELECT shared.simhash_lock_neighbourhood(''0123456789abcdef'', 5)',
+        'SELECT * FROM shared.simhash_threshold_pairs_confirmed(''SELECT id, sh, fp, sk FROM hs_data.crawl_sk'', 3, 6)',
+        'SELECT * FROM shared.simhash_confirmed_histogram(''SELECT fp_diff, sh_diff, resemblance FROM hs_data.rdiffs'', 0.5)',
+        'SELECT * FROM shared.simhash_quadrants_confirmed(''SELECT fp_diff, sh_diff, resemblance FROM hs_data.rdiffs'', total_pairs => 100)',
+        'SELECT * FROM shared.simhash_threshold_sweep_confirmed(''SELECT fp_diff, sh_diff, resemblance FROM hs_data.rdiffs'', max_k => 3)']
     LOOP
         sql := 'SELECT pg_catalog.string_agg(r::pg_catalog.text, '' '' ORDER BY r::pg_catalog.text) FROM ('
                || q || ') r';
