@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "char_references.hpp"
 #include "utf8_encode.hpp"
 
 namespace simhash {
@@ -23,28 +24,6 @@ constexpr std::string_view kBlockTags[] = {
 
 // Elements whose content is not visible text.
 constexpr std::string_view kRawTags[] = {"noscript", "script", "style", "svg", "template"};
-
-// The named character references crawled pages actually use (HTML's full table has 2,231;
-// an unknown name is kept as literal text).
-struct NamedEntity {
-    const char *name;
-    uint32_t codepoint;
-};
-const NamedEntity kEntities[] = {
-    {"AElig", 0xC6}, {"Aacute", 0xC1}, {"Agrave", 0xC0}, {"Auml", 0xC4}, {"Ccedil", 0xC7},
-    {"Eacute", 0xC9}, {"Ntilde", 0xD1}, {"Oacute", 0xD3}, {"Ouml", 0xD6}, {"Uuml", 0xDC},
-    {"aacute", 0xE1}, {"acirc", 0xE2}, {"aelig", 0xE6}, {"agrave", 0xE0}, {"amp", 0x26},
-    {"apos", 0x27}, {"aring", 0xE5}, {"auml", 0xE4}, {"bull", 0x2022}, {"ccedil", 0xE7},
-    {"cent", 0xA2}, {"copy", 0xA9}, {"dagger", 0x2020}, {"deg", 0xB0}, {"divide", 0xF7},
-    {"eacute", 0xE9}, {"ecirc", 0xEA}, {"egrave", 0xE8}, {"euml", 0xEB}, {"euro", 0x20AC},
-    {"gt", 0x3E}, {"hellip", 0x2026}, {"iacute", 0xED}, {"iexcl", 0xA1}, {"iquest", 0xBF},
-    {"laquo", 0xAB}, {"larr", 0x2190}, {"ldquo", 0x201C}, {"lsaquo", 0x2039}, {"lsquo", 0x2018},
-    {"lt", 0x3C}, {"mdash", 0x2014}, {"middot", 0xB7}, {"nbsp", 0xA0}, {"ndash", 0x2013},
-    {"ntilde", 0xF1}, {"oacute", 0xF3}, {"ouml", 0xF6}, {"para", 0xB6}, {"plusmn", 0xB1},
-    {"pound", 0xA3}, {"quot", 0x22}, {"raquo", 0xBB}, {"rarr", 0x2192}, {"rdquo", 0x201D},
-    {"reg", 0xAE}, {"rsaquo", 0x203A}, {"rsquo", 0x2019}, {"sect", 0xA7}, {"shy", 0xAD},
-    {"szlig", 0xDF}, {"times", 0xD7}, {"trade", 0x2122}, {"uacute", 0xFA}, {"uuml", 0xFC},
-    {"yen", 0xA5}};
 
 template <std::size_t N>
 constexpr bool is_sorted(const std::string_view (&list)[N])
@@ -64,27 +43,6 @@ bool is_one_of(std::string_view name, const std::string_view (&sorted)[N])
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_alnum(char c) { return is_alpha(c) || (c >= '0' && c <= '9'); }
 char lower(char c) { return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c; }
-
-// Decodes "amp", "#38", "#x26"; returns false for anything else.
-bool decode_entity(const std::string &e, uint32_t &cp)
-{
-    if (e.size() >= 2 && e[0] == '#') {
-        bool hex = e[1] == 'x' || e[1] == 'X';
-        const char *digits = e.c_str() + (hex ? 2 : 1);
-        if (*digits == '\0') return false;
-        char *end = nullptr;
-        unsigned long v = std::strtoul(digits, &end, hex ? 16 : 10);
-        if (*end != '\0') return false;
-        cp = (v == 0 || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) ? 0xFFFD : uint32_t(v);
-        return true;
-    }
-    for (const auto &ent : kEntities)
-        if (e == ent.name) {
-            cp = ent.codepoint;
-            return true;
-        }
-    return false;
-}
 
 // The index before the next c after i (or before len), for a loop that goes on with ++i.
 std::size_t skip_to(const char *data, std::size_t i, std::size_t len, char c)
@@ -108,11 +66,11 @@ void HtmlText::end_tag_name()
     state_ = State::in_tag;
 }
 
-void HtmlText::flush_entity(std::string &out)
+void HtmlText::flush_entity(bool semicolon, std::string &out)
 {
-    out.push_back('&');
-    out += entity_;
+    const bool consumed = decode_reference(entity_, semicolon, out);
     entity_.clear();
+    if (semicolon && !consumed) out.push_back(';');
 }
 
 void HtmlText::feed(const char *data, std::size_t len, std::string &out)
@@ -136,19 +94,12 @@ void HtmlText::feed(const char *data, std::size_t len, std::string &out)
 
         case State::entity:
             if (c == ';') {
-                uint32_t cp;
-                if (decode_entity(entity_, cp)) {
-                    append_utf8(cp, out);
-                    entity_.clear();
-                } else {
-                    flush_entity(out);
-                    out.push_back(';');
-                }
+                flush_entity(true, out);
                 state_ = State::text;
             } else if ((is_alnum(c) || c == '#') && entity_.size() < 32) {
                 entity_.push_back(c);
             } else {
-                flush_entity(out);
+                flush_entity(false, out);
                 state_ = State::text;
                 --i;  // read c again as text
             }
@@ -242,7 +193,7 @@ void HtmlText::feed(const char *data, std::size_t len, std::string &out)
 
 void HtmlText::finish(std::string &out)
 {
-    if (state_ == State::entity) flush_entity(out);
+    if (state_ == State::entity) flush_entity(false, out);
     if (state_ == State::tag_open) out.push_back('<');
     state_ = State::text;
 }

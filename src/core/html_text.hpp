@@ -19,7 +19,8 @@ public:
 private:
     enum class State { text, tag_open, tag_name, in_tag, comment, declaration, raw_text, entity };
     void end_tag_name();
-    void flush_entity(std::string &out);
+    // Decodes the pending reference; semicolon: a ';' ended it (written as text if not part of it).
+    void flush_entity(bool semicolon, std::string &out);
 
     State state_ = State::text;
     std::string tag_;           // lower-cased name of the tag being read ("/p" for an end tag)

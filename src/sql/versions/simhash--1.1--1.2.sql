@@ -339,3 +339,9 @@ BEGIN
 END $$;
 COMMENT ON FUNCTION simhash_threshold_sweep_confirmed(text, integer, integer, double precision) IS
     'per simhash k: fingerprint duplicates, and for simhash alone and confirmed the pairs flagged, flagged though fingerprints say different (> d), fingerprint duplicates missed';
+
+-- ===== html_text: character references as browsers decode them =====
+-- No catalog change: html_text (and so simhash_html, fingerprints_html, resemblance_sketch_html)
+-- now decodes numeric and legacy named references without their ';' and C1 numeric references as
+-- windows-1252. Stored values computed from HTML with such references change: recompute them
+-- (CHANGELOG.md, 1.2).
