@@ -18,7 +18,7 @@ SELECT :'tag' AS corpus, coalesce('>= ' || m.min, 'alone') AS confirmation, k,
        count(f.id_a) - count(g.id_a) AS "J<0.5",
        round(count(*) FILTER (WHERE g.inter * 10 >= g.uni * 9)::numeric / nullif(count(f.id_a), 0), 3) AS "prec J>=0.9",
        round(count(*) FILTER (WHERE g.inter * 10 >= g.uni * 8)::numeric / t.t80, 3) AS "recall J>=0.8"
-FROM (VALUES (NULL::numeric), (0.7), (0.75), (0.8), (0.85), (0.9)) m(min)
+FROM (VALUES (NULL::numeric), (0.7), (0.8), (0.85), (0.87), (0.9)) m(min)
      CROSS JOIN generate_series(0, 10) k
      CROSS JOIN (SELECT count(*) FILTER (WHERE inter * 10 >= uni * 9) AS t90,
                         count(*) FILTER (WHERE inter * 10 >= uni * 8) AS t80

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Accuracy of simhash pipelines against a corpus's exact Jaccard ground truth (formats: doc/accuracy.md).
 #
-#   bench/accuracy/run.sh [-p NAME=SQL_EXPRESSION]... [--draws N] [--no-load] CORPUS_DIR...
+#   bench/accuracy/run.sh [-p NAME=SQL_EXPRESSION]... [--draws N] [--no-load] [--confirmed] CORPUS_DIR...
 #
 # Needs a running server with the extension installed (PGHOST, PGPORT, ... as for psql); creates
 # the extension if missing. Each CORPUS_DIR holds pages.tsv and gt_pairs_ge05_ids.tsv. A pipeline is
@@ -16,23 +16,26 @@
 # simhash_pairs), precision and recall against J >= 0.9 and J >= 0.8, and flagged pairs with
 # J < 0.5 (flagged pairs absent from gt_pairs_ge05, which lists every pair with J >= 0.5); and, when
 # the extension has them, the same figures for the legacy fingerprints (fingerprints_html) at
-# difference <= 6.
+# difference <= 6. --confirmed adds the default simhash confirmed by resemblance sketches at several
+# min_resemblance values (confirmed.sql).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
 pipelines=()
 load=1
 draws=0
+confirmed=0
 while [ $# -gt 0 ]; do
     case $1 in
         -p) pipelines+=("$2"); shift 2 ;;
         --draws) draws=$2; shift 2 ;;
         --no-load) load=0; shift ;;
+        --confirmed) confirmed=1; shift ;;
         -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
         *) break ;;
     esac
 done
-[ $# -gt 0 ] || { echo "usage: $0 [-p NAME=SQL_EXPRESSION]... [--draws N] [--no-load] CORPUS_DIR..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: $0 [-p NAME=SQL_EXPRESSION]... [--draws N] [--no-load] [--confirmed] CORPUS_DIR..." >&2; exit 2; }
 [ ${#pipelines[@]} -gt 0 ] || pipelines=("simhash_html=simhash_html(html)" "simhash_text=simhash(text)")
 for s in $(seq 1 "$draws"); do pipelines+=("textbook_s$s=acc_textbook_simhash(text, '$s')"); done
 
@@ -61,4 +64,5 @@ for dir in "$@"; do
     if [ "$(psql -X -A -t -c "SELECT to_regproc('fingerprints_html') IS NOT NULL")" = t ]; then
         q -v tag="$tag" -f "$here/fingerprints.sql"
     fi
+    [ "$confirmed" = 0 ] || q -v tag="$tag" -f "$here/confirmed.sql"
 done
