@@ -2,8 +2,8 @@
 \pset footer off
 \timing off
 \echo
-\echo '=== fingerprinting: simhash and the legacy fingerprints of every page''s visible text, package by package'
-ALTER TABLE pages ADD COLUMN sh simhash, ADD COLUMN fp fingerprints;
+\echo '=== fingerprinting: simhash, the legacy fingerprints and the resemblance sketch of every page''s visible text, package by package'
+ALTER TABLE pages ADD COLUMN sh simhash, ADD COLUMN fp fingerprints, ADD COLUMN sk resemblance_sketch;
 \timing on
 DO $$
 DECLARE
@@ -11,7 +11,8 @@ DECLARE
     n bigint;
 BEGIN
     FOR p IN SELECT DISTINCT package FROM pages ORDER BY 1 LOOP
-        UPDATE pages SET sh = simhash_html(html), fp = fingerprints_html(html) WHERE package = p;
+        UPDATE pages SET sh = simhash_html(html), fp = fingerprints_html(html), sk = resemblance_sketch_html(html)
+        WHERE package = p;
         GET DIAGNOSTICS n = ROW_COUNT;
         RAISE NOTICE 'hashed % pages of %', n, p;
     END LOOP;
@@ -85,6 +86,20 @@ FROM simhash_threshold_sweep('SELECT fp_diff, sh_diff FROM close_pairs', 6, 10);
 \echo '--- the "simhash says duplicate, fingerprints say different" corner at 6/5: examples'
 SELECT c.sh_diff, c.fp_diff, a.url AS page, b.url AS other
 FROM close_pairs c JOIN pages a ON a.id = c.id_a JOIN pages b ON b.id = c.id_b
+WHERE c.sh_diff <= 5 AND c.fp_diff > 6
+ORDER BY c.fp_diff DESC, a.url LIMIT 5;
+\echo '--- confirmed duplicates: the same pairs, each also needing its resemblance sketches to estimate J >= 0.87'
+CREATE TEMP TABLE close_pairs_confirmed AS
+SELECT c.*, resemblance(a.sk, b.sk) AS resemblance
+FROM close_pairs c JOIN pages a ON a.id = c.id_a JOIN pages b ON b.id = c.id_b;
+SELECT rule, quadrant, pairs
+FROM simhash_quadrants_confirmed('SELECT fp_diff, sh_diff, resemblance FROM close_pairs_confirmed', 6, 5,
+                                 total_pairs => (SELECT count(*) * (count(*) - 1) / 2 FROM pages))
+WHERE quadrant <> 'neither';
+\echo '--- the corner''s examples again, with their resemblance: the template pages are no longer duplicates'
+SELECT c.sh_diff, c.fp_diff, round(c.resemblance::numeric, 2) AS resemblance, c.resemblance >= 0.87 AS confirmed,
+       a.url AS page, b.url AS other
+FROM close_pairs_confirmed c JOIN pages a ON a.id = c.id_a JOIN pages b ON b.id = c.id_b
 WHERE c.sh_diff <= 5 AND c.fp_diff > 6
 ORDER BY c.fp_diff DESC, a.url LIMIT 5;
 
