@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "fmix64.hpp"
 #include "splitmix64.hpp"
 
 namespace simhash {
@@ -16,16 +17,6 @@ constexpr std::array<uint64_t, kMinHashes> make_seeds()
 }
 
 constexpr std::array<uint64_t, kMinHashes> kSeeds = make_seeds();
-
-inline uint64_t fmix64(uint64_t k)
-{
-    k ^= k >> 33;
-    k *= UINT64_C(0xff51afd7ed558ccd);
-    k ^= k >> 33;
-    k *= UINT64_C(0xc4ceb9fe1a85ec53);
-    k ^= k >> 33;
-    return k;
-}
 
 }  // namespace
 

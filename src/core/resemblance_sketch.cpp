@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "fmix64.hpp"
 #include "splitmix64.hpp"
 
 namespace simhash {
@@ -15,16 +16,6 @@ constexpr int kRankBits = 55;
 constexpr uint64_t kRankMask = (UINT64_C(1) << kRankBits) - 1;
 constexpr uint64_t kEmpty = UINT64_MAX;  // above every rank
 constexpr int kTries = 65535;
-
-inline uint64_t fmix64(uint64_t k)
-{
-    k ^= k >> 33;
-    k *= UINT64_C(0xff51afd7ed558ccd);
-    k ^= k >> 33;
-    k *= UINT64_C(0xc4ceb9fe1a85ec53);
-    k ^= k >> 33;
-    return k;
-}
 
 }  // namespace
 
