@@ -22,7 +22,7 @@ CREATE FUNCTION simhash_threshold_pairs(source text, k integer DEFAULT 5, d inte
     RETURNS TABLE (id_a bigint, id_b bigint, fp_diff integer, sh_diff integer)
     LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
 DECLARE
-    message text;
+    message pg_catalog.text;
 BEGIN
     IF k OPERATOR(pg_catalog.<) 0 OR k OPERATOR(pg_catalog.>) 64 THEN
         RAISE EXCEPTION 'simhash radius k must be between 0 and 64, got %', k USING ERRCODE = '22023';
@@ -82,7 +82,7 @@ CREATE FUNCTION simhash_joint_histogram(source text)
     LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
 DECLARE
     cell pg_catalog.record;
-    message text;
+    message pg_catalog.text;
 BEGIN
     FOR cell IN EXECUTE pg_catalog.format(
         'SELECT s.f AS f, s.h AS h, pg_catalog.count(*) AS n FROM (%s) s(f, h) GROUP BY 1, 2 ORDER BY 1, 2',

@@ -28,7 +28,7 @@ CREATE FUNCTION simhash_confirmed_histogram(source text, min_resemblance double 
     LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
 DECLARE
     cell pg_catalog.record;
-    message text;
+    message pg_catalog.text;
 BEGIN
     IF NOT (min_resemblance OPERATOR(pg_catalog.>=) 0 AND min_resemblance OPERATOR(pg_catalog.<=) 1) THEN
         RAISE EXCEPTION 'min_resemblance must be between 0 and 1, got %', min_resemblance USING ERRCODE = '22023';
@@ -84,9 +84,9 @@ DECLARE
     -- 3 fingerprints only, 4 neither.
     counts bigint[] := '{0,0,0,0,0,0,0,0}';
     seen bigint := 0;
-    names text[] := '{both duplicate,simhash only,fingerprints only,neither}';
-    fp_says text[] := '{duplicate,different,duplicate,different}';
-    rule_says_q text[] := '{duplicate,duplicate,different,different}';
+    names pg_catalog.text[] := '{both duplicate,simhash only,fingerprints only,neither}';
+    fp_says pg_catalog.text[] := '{duplicate,different,duplicate,different}';
+    rule_says_q pg_catalog.text[] := '{duplicate,duplicate,different,different}';
     cell pg_catalog.record;
     fp_dup boolean;
     sh_dup boolean;

@@ -80,6 +80,17 @@ BEGIN
         CREATE DOMAIN %1$I.record AS integer CHECK (VALUE IS NULL);
         $f$, s, s || '.count(*)/dense_rank(*)', s || '.min(bigint)', s || '.max(integer)', s || '.sum(bigint)');
 
+    -- a type named text, whose check runs wherever a body declares or casts to an unqualified text
+    -- (not in the extension's own schema: its install script's signatures would take it)
+    IF ext IS NOT NULL THEN
+        EXECUTE pg_catalog.format($f$
+            CREATE FUNCTION %1$I.text_check(pg_catalog.text) RETURNS boolean LANGUAGE plpgsql
+                SET search_path = pg_catalog, pg_temp
+                AS $b$BEGIN PERFORM hs_log.hit(%2$L); RETURN true; END$b$;
+            CREATE DOMAIN %1$I.text AS pg_catalog.text CHECK (%1$I.text_check(VALUE));
+            $f$, s, s || '.text');
+    END IF;
+
     -- operators: comparisons and arithmetic of the integer types, text concatenation, and the
     -- extension's distance comparisons
     FOR op IN
@@ -155,8 +166,11 @@ WHERE l.lanname NOT IN ('c', 'internal')
 ORDER BY p.oid::regprocedure::text;
 
 -- run_all(path): each call under search_path = path, answers as text. The driver itself is pinned
--- and builds each query before switching the path.
-CREATE FUNCTION pg_temp.run_all(path text) RETURNS TABLE (call text, answer text)
+-- and builds each query before switching the path. A PL/pgSQL body is compiled once a session,
+-- under the path of its first call, so each path runs in a fresh session (\c) and keeps its answers.
+CREATE SCHEMA hs_driver;
+CREATE TABLE hs_driver.answers (path text, call text, answer text);
+CREATE FUNCTION hs_driver.run_all(path text) RETURNS TABLE (call text, answer text)
     LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     q text;
@@ -189,19 +203,31 @@ BEGIN
     END LOOP;
 END $$;
 
--- The answers under a path that sees nothing planted (pg_catalog alone), then under each hostile
--- one: all the same, and nothing planted runs.
-CREATE TEMP TABLE clean AS SELECT * FROM pg_temp.run_all('pg_catalog');
-SELECT call, CASE WHEN call = 'simhash_heatmap_svg' THEN '(an SVG)' ELSE answer END AS answer FROM clean;
-SELECT path, count(*) AS calls,
+-- The answers under each hostile path, each in a session of its own, then under a path that sees
+-- nothing planted (pg_catalog alone): all the same, and nothing planted runs.
+\c simhash_hostile
+INSERT INTO hs_driver.answers SELECT 'shared', * FROM hs_driver.run_all('shared');
+\c simhash_hostile
+INSERT INTO hs_driver.answers SELECT 'shared, hs_after', * FROM hs_driver.run_all('shared, hs_after');
+\c simhash_hostile
+INSERT INTO hs_driver.answers SELECT 'hs_before, shared', * FROM hs_driver.run_all('hs_before, shared');
+\c simhash_hostile
+INSERT INTO hs_driver.answers
+SELECT 'hs_before, pg_catalog, hs_between, shared, hs_after', *
+FROM hs_driver.run_all('hs_before, pg_catalog, hs_between, shared, hs_after');
+\c simhash_hostile
+INSERT INTO hs_driver.answers
+SELECT 'hs_before, hs_between, hs_after, shared, pg_catalog', *
+FROM hs_driver.run_all('hs_before, hs_between, hs_after, shared, pg_catalog');
+\c simhash_hostile
+INSERT INTO hs_driver.answers SELECT 'pg_catalog', * FROM hs_driver.run_all('pg_catalog');
+SELECT call, CASE WHEN call = 'simhash_heatmap_svg' THEN '(an SVG)' ELSE answer END AS answer
+FROM hs_driver.answers WHERE path = 'pg_catalog';
+SELECT h.path, count(*) AS calls,
        coalesce(string_agg(c.call, ', ') FILTER (WHERE h.answer IS DISTINCT FROM c.answer), '') AS answered_otherwise
-FROM unnest(ARRAY['shared',
-                  'shared, hs_after',
-                  'hs_before, shared',
-                  'hs_before, pg_catalog, hs_between, shared, hs_after',
-                  'hs_before, hs_between, hs_after, shared, pg_catalog']) path,
-     LATERAL pg_temp.run_all(path) h JOIN clean c USING (call)
-GROUP BY path ORDER BY path;
+FROM hs_driver.answers h JOIN hs_driver.answers c ON c.path = 'pg_catalog' AND c.call = h.call
+WHERE h.path <> 'pg_catalog'
+GROUP BY h.path ORDER BY h.path;
 
 -- Nothing ran, and the role is still unprivileged.
 SELECT count(*) AS hijacks FROM hs_log.hits;

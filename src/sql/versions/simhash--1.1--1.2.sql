@@ -203,7 +203,7 @@ CREATE FUNCTION simhash_confirmed_histogram(source text, min_resemblance double 
     LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
 DECLARE
     cell pg_catalog.record;
-    message text;
+    message pg_catalog.text;
 BEGIN
     IF NOT (min_resemblance OPERATOR(pg_catalog.>=) 0 AND min_resemblance OPERATOR(pg_catalog.<=) 1) THEN
         RAISE EXCEPTION 'min_resemblance must be between 0 and 1, got %', min_resemblance USING ERRCODE = '22023';
@@ -259,9 +259,9 @@ DECLARE
     -- 3 fingerprints only, 4 neither.
     counts bigint[] := '{0,0,0,0,0,0,0,0}';
     seen bigint := 0;
-    names text[] := '{both duplicate,simhash only,fingerprints only,neither}';
-    fp_says text[] := '{duplicate,different,duplicate,different}';
-    rule_says_q text[] := '{duplicate,duplicate,different,different}';
+    names pg_catalog.text[] := '{both duplicate,simhash only,fingerprints only,neither}';
+    fp_says pg_catalog.text[] := '{duplicate,different,duplicate,different}';
+    rule_says_q pg_catalog.text[] := '{duplicate,duplicate,different,different}';
     cell pg_catalog.record;
     fp_dup boolean;
     sh_dup boolean;
@@ -345,3 +345,83 @@ COMMENT ON FUNCTION simhash_threshold_sweep_confirmed(text, integer, integer, do
 -- now decodes numeric and legacy named references without their ';' and C1 numeric references as
 -- windows-1252. Stored values computed from HTML with such references change: recompute them
 -- (CHANGELOG.md, 1.2).
+
+-- ===== search_path: no unqualified type in the analysis functions' declarations =====
+-- A PL/pgSQL variable declared "text" took the type named text first on the caller's search_path,
+-- so a planted domain's check ran with the caller's rights: the variables are pg_catalog.text now.
+-- The whole 1.1 bodies, otherwise unchanged. Nothing to rebuild.
+CREATE OR REPLACE FUNCTION simhash_threshold_pairs(source text, k integer DEFAULT 5, d integer DEFAULT 6)
+    RETURNS TABLE (id_a bigint, id_b bigint, fp_diff integer, sh_diff integer)
+    LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
+DECLARE
+    message pg_catalog.text;
+BEGIN
+    IF k OPERATOR(pg_catalog.<) 0 OR k OPERATOR(pg_catalog.>) 64 THEN
+        RAISE EXCEPTION 'simhash radius k must be between 0 and 64, got %', k USING ERRCODE = '22023';
+    END IF;
+    IF d OPERATOR(pg_catalog.<) 0 OR d OPERATOR(pg_catalog.>) 127 THEN
+        RAISE EXCEPTION 'fingerprint difference d must be between 0 and 127, got %', d USING ERRCODE = '22023';
+    END IF;
+    RETURN QUERY EXECUTE pg_catalog.format($q$
+        WITH src AS MATERIALIZED (SELECT s.id::bigint AS id, s.sh, s.fp FROM (%1$s) s(id, sh, fp)
+                                  WHERE s.id IS NOT NULL AND s.sh IS NOT NULL AND s.fp IS NOT NULL),
+        keys AS (SELECT id, pg_catalog.unnest(@extschema@.fingerprint_band_keys(fp, %3$s)) AS key FROM src),
+        candidates AS (
+            SELECT p.id_a, p.id_b FROM @extschema@.simhash_pairs(%4$L, %2$s) p
+            UNION
+            SELECT a.id, b.id FROM keys a JOIN keys b
+                ON a.key OPERATOR(pg_catalog.=) b.key AND a.id OPERATOR(pg_catalog.<) b.id)
+        SELECT c.id_a, c.id_b, @extschema@.fingerprint_diff(a.fp, b.fp), @extschema@.hamming(a.sh, b.sh)::integer
+        FROM candidates c JOIN src a ON a.id OPERATOR(pg_catalog.=) c.id_a
+                          JOIN src b ON b.id OPERATOR(pg_catalog.=) c.id_b
+        WHERE @extschema@.hamming(a.sh, b.sh) OPERATOR(@extschema@.<=) %2$s
+           OR @extschema@.fingerprint_diff(a.fp, b.fp) OPERATOR(pg_catalog.<=) %3$s
+        ORDER BY 1, 2 $q$, source, k, d, pg_catalog.format('SELECT id, sh FROM (%s) s(id, sh, fp)', source));
+EXCEPTION WHEN undefined_table OR undefined_function OR undefined_object THEN
+    -- The source's error under an empty search_path (pg_restore) says why: see src/pg/common/source_hint.h.
+    IF EXISTS (SELECT FROM pg_catalog.unnest(pg_catalog.current_schemas(false)) s(nsp)
+               WHERE s.nsp OPERATOR(pg_catalog.<>) 'pg_catalog' AND NOT pg_catalog.starts_with(s.nsp, 'pg_temp')) THEN
+        RAISE;
+    END IF;
+    GET STACKED DIAGNOSTICS message = MESSAGE_TEXT;
+    RAISE EXCEPTION USING MESSAGE = message, ERRCODE = SQLSTATE,
+        HINT = 'The source query runs with the caller''s search_path, which names no schema here '
+               '(pg_restore and REFRESH MATERIALIZED VIEW during a restore run with an empty one). '
+               'Schema-qualify what the source names, e.g. SELECT id, sh FROM public.pages, or select from '
+               'a schema-qualified view.';
+END $$;
+CREATE OR REPLACE FUNCTION simhash_joint_histogram(source text)
+    RETURNS TABLE (fp_diff integer, sh_diff integer, pairs bigint)
+    LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
+DECLARE
+    cell pg_catalog.record;
+    message pg_catalog.text;
+BEGIN
+    FOR cell IN EXECUTE pg_catalog.format(
+        'SELECT s.f AS f, s.h AS h, pg_catalog.count(*) AS n FROM (%s) s(f, h) GROUP BY 1, 2 ORDER BY 1, 2',
+        source)
+    LOOP
+        -- Differences are counts: a fractional one is refused, never rounded into a cell.
+        IF cell.f::pg_catalog.numeric OPERATOR(pg_catalog.<>) pg_catalog.trunc(cell.f::pg_catalog.numeric)
+           OR cell.h::pg_catalog.numeric OPERATOR(pg_catalog.<>) pg_catalog.trunc(cell.h::pg_catalog.numeric) THEN
+            RAISE EXCEPTION 'a pair has differences (%, %) that are not whole numbers', cell.f, cell.h
+                USING ERRCODE = '22P02',
+                      HINT = 'The differences count differing fingerprint entries and simhash bits.';
+        END IF;
+        PERFORM @extschema@.simhash_check_differences(cell.f::pg_catalog.int8, cell.h::pg_catalog.int8);
+        fp_diff := cell.f::pg_catalog.int8; sh_diff := cell.h::pg_catalog.int8; pairs := cell.n;
+        RETURN NEXT;
+    END LOOP;
+EXCEPTION WHEN undefined_table OR undefined_function OR undefined_object THEN
+    -- The source's error under an empty search_path (pg_restore) says why: see src/pg/common/source_hint.h.
+    IF EXISTS (SELECT FROM pg_catalog.unnest(pg_catalog.current_schemas(false)) s(nsp)
+               WHERE s.nsp OPERATOR(pg_catalog.<>) 'pg_catalog' AND NOT pg_catalog.starts_with(s.nsp, 'pg_temp')) THEN
+        RAISE;
+    END IF;
+    GET STACKED DIAGNOSTICS message = MESSAGE_TEXT;
+    RAISE EXCEPTION USING MESSAGE = message, ERRCODE = SQLSTATE,
+        HINT = 'The source query runs with the caller''s search_path, which names no schema here '
+               '(pg_restore and REFRESH MATERIALIZED VIEW during a restore run with an empty one). '
+               'Schema-qualify what the source names, e.g. SELECT id, sh FROM public.pages, or select from '
+               'a schema-qualified view.';
+END $$;
