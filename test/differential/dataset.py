@@ -56,6 +56,8 @@ def make_tables():
     t.append(Table("wide_m", "wide", "simhash_mih"))
     t.append(Table("wide_g", "wide", "gist"))
     t.append(Table("dup_m", "dup", "simhash_mih", with_opts=" WITH (blocks = 4)"))
+    # the most tables: nearest neighbours go up one table at a time over six short blocks
+    t.append(Table("dup_m6", "dup", "simhash_mih", with_opts=" WITH (blocks = 6)"))
     t.append(Table("dup_g", "dup", "gist"))
     # both indexes on one table: the planner chooses between them, or ANDs and ORs their bitmaps
     t.append(Table("dup_mg", "dup", "mih+gist"))

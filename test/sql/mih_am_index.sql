@@ -69,7 +69,7 @@ SELECT count(*) > 100 AS many_answers FROM aq, at WHERE hamming(at.sh, aq.q) <= 
 DO $$
 DECLARE m int; bad bigint;
 BEGIN
-    FOR m IN 2..4 LOOP
+    FOR m IN 2..6 LOOP
         DROP INDEX at_mih;
         EXECUTE format('CREATE INDEX at_mih ON at USING simhash_mih (sh) WITH (blocks = %s)', m);
         PERFORM simhash_mih_check('at_mih');
@@ -78,7 +78,7 @@ BEGIN
     END LOOP;
 END $$;
 CREATE INDEX ON at USING simhash_mih (sh) WITH (blocks = 1);
-CREATE INDEX ON at USING simhash_mih (sh) WITH (blocks = 5);
+CREATE INDEX ON at USING simhash_mih (sh) WITH (blocks = 7);
 CREATE INDEX ON at USING simhash_mih (sh) WITH (tables = 3);
 CREATE INDEX ON at USING simhash_mih (id);
 CREATE INDEX ON at USING simhash_mih (sh, id);

@@ -109,7 +109,7 @@ SELECT count(*), count(DISTINCT id) FROM null_query;
 DO $$
 DECLARE m int; bad bigint;
 BEGIN
-    FOR m IN 2..4 LOOP
+    FOR m IN 2..6 LOOP
         DROP INDEX kt_mih;
         EXECUTE format('CREATE INDEX kt_mih ON kt USING simhash_mih (sh) WITH (blocks = %s)', m);
         SELECT sum(knn_mismatches(lim)) INTO bad FROM unnest(ARRAY[1, 10, 100, NULL]) lim;

@@ -37,7 +37,8 @@
 #define MIH_VERSION			2
 #define MIH_META_BLKNO		0
 #define MIH_MIN_TABLES		2
-#define MIH_MAX_TABLES		4
+#define MIH_MAX_TABLES		6
+#define MIH_FIRST_TABLES	4	/* tables whose fields lie where layout 2 first put them */
 
 /* Page kinds, kept in the special space. */
 #define MIH_PAGE_META		1
@@ -86,16 +87,50 @@ typedef struct MihMeta
 	int32		ntables;		/* m */
 	uint32		unused;
 	uint64		nrows;			/* entries in each sorted table, dead ones included */
-	uint32		table_pages[MIH_MAX_TABLES];
-	BlockNumber fence_head[MIH_MAX_TABLES];
+	uint32		table_pages[MIH_FIRST_TABLES];	/* use mih_table_pages() */
+	BlockNumber fence_head[MIH_FIRST_TABLES];	/* use mih_fence_head() */
 	BlockNumber pending_head;
 	BlockNumber pending_tail;
 	uint64		npending;		/* entries in pending pages (upper bound: VACUUM removes some) */
 	BlockNumber nulls_head;
 	BlockNumber nulls_tail;
+	/*
+	 * Tables 4 and 5 (blocks = 5 or 6) came later: their fields follow, where an index of at
+	 * most four tables, built before, has zeros it never reads. Its layout stays valid.
+	 */
+	uint32		more_table_pages[MIH_MAX_TABLES - MIH_FIRST_TABLES];
+	BlockNumber more_fence_head[MIH_MAX_TABLES - MIH_FIRST_TABLES];
 } MihMeta;
 
 #define MihPageGetMeta(page)	((MihMeta *) PageGetContents(page))
+
+/* The page count of table j and the first page of its directory. */
+static inline uint32
+mih_table_pages(const MihMeta *meta, int j)
+{
+	return j < MIH_FIRST_TABLES ? meta->table_pages[j] : meta->more_table_pages[j - MIH_FIRST_TABLES];
+}
+
+static inline BlockNumber
+mih_fence_head(const MihMeta *meta, int j)
+{
+	return j < MIH_FIRST_TABLES ? meta->fence_head[j] : meta->more_fence_head[j - MIH_FIRST_TABLES];
+}
+
+static inline void
+mih_set_table(MihMeta *meta, int j, uint32 pages, BlockNumber fence_head)
+{
+	if (j < MIH_FIRST_TABLES)
+	{
+		meta->table_pages[j] = pages;
+		meta->fence_head[j] = fence_head;
+	}
+	else
+	{
+		meta->more_table_pages[j - MIH_FIRST_TABLES] = pages;
+		meta->more_fence_head[j - MIH_FIRST_TABLES] = fence_head;
+	}
+}
 
 typedef struct MihOptions
 {

@@ -104,7 +104,7 @@ init_meta(MihMeta *meta)
 	meta->version = MIH_VERSION;
 	meta->ntables = 3;
 	for (int j = 0; j < MIH_MAX_TABLES; j++)
-		meta->fence_head[j] = InvalidBlockNumber;
+		mih_set_table(meta, j, 0, InvalidBlockNumber);
 	meta->pending_head = InvalidBlockNumber;
 	meta->pending_tail = InvalidBlockNumber;
 	meta->nulls_head = InvalidBlockNumber;

@@ -33,7 +33,7 @@ mih_init_reloptions(void)
 	mih_relopt_kind = add_reloption_kind();
 	/* 0 (the default) lets the build choose from the row count. */
 	add_int_reloption(mih_relopt_kind, "blocks",
-					  "number of blocks, and of sorted tables, the 64 bits are split into (2..4)",
+					  "number of blocks, and of sorted tables, the 64 bits are split into (2..6)",
 					  0, MIH_MIN_TABLES, MIH_MAX_TABLES, AccessExclusiveLock);
 }
 

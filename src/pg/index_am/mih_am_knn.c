@@ -6,19 +6,20 @@
  * The last key returned is all the scan needs to go on after a restart, so each call works under
  * its own pin of the meta page and starts over (past that key) if a merge changed the tables.
  *
- * Levels: probing, on every table j, the block values exactly t bits from the query's block j
- * finds the rows whose nearest block is t bits away. After levels 0..t every row within
- * m(t+1)-1 bits is known (pigeonhole: a row within that distance is within t bits on some block),
- * so the distances up to that bound are final and returned; farther rows wait in their distance's
- * bucket. Pending and NULL rows are read into the buckets at the start. Level 0 is always probed;
- * later ones while they are cheap, or while a waiting row becomes final at an affordable level
- * (worth_probing).
+ * Levels: probing table j at level t visits the block values exactly t bits from the query's block
+ * j, and finds the rows whose block j is that far. Tables go up one level at a time, the cheapest
+ * next step first. When table j has been probed through level t_j, every row within
+ * sum_j (t_j + 1) - 1 bits has been found (a row missed by every table is more than t_j bits away
+ * on every block j), so the distances up to that bound are final and are returned; farther rows
+ * wait in their distance's bucket. Each step raises the bound by one bit. Pending and NULL rows are
+ * read into the buckets at the start. Steps are costed in entry comparisons (knn_step_cost): a
+ * probe is a random page visit plus the rows sharing a block value; they go on while cheap, or
+ * while a waiting row becomes final within the cost of one pass (worth_probing).
  *
- * Passes: when probing further would cost more than reading table 0 whole (the radius scan's
- * rule, mih_probing_beats_reading), each further call reads table 0, the pending and the NULL
- * rows once and keeps the smallest `cap` keys past the last one returned (a bounded buffer, cut
- * in half by sorting whenever it fills); cap doubles with each pass, up to work_mem. A pass that
- * kept everything it saw ends the scan.
+ * Passes: when probing further would cost more than a pass, each further call reads table 0, the
+ * pending and the NULL rows once and keeps the smallest `cap` keys past the last one returned (a
+ * bounded buffer, cut in half by sorting whenever it fills); cap doubles with each pass, up to
+ * work_mem. A pass that kept everything it saw ends the scan.
  */
 #include "simhash_type.h"
 #include "mih_am_probe.h"
@@ -34,7 +35,16 @@
 #define KEY(d, blk, off) (((uint64) (d) << 48) | ((uint64) (blk) << 16) | (uint64) (off))
 #define KEY_DIST(key)	((int) ((key) >> 48))
 #define FIRST_CAP		256
-#define SPECULATIVE_SHARE	0.125	/* of a read of table 0, for levels no row found asks for */
+#define SPECULATIVE_SHARE	0.125	/* of a pass, for levels no row found asks for */
+
+/*
+ * Costs in entry comparisons (about a nanosecond each on the development machine): a probe binary-
+ * searches the directory and a page it pins and locks at random; a pass visits table 0's pages in
+ * order. Measured at 1M and 10M rows: a probe costs about as much as 400 comparisons, a page read
+ * in order about 200.
+ */
+#define COST_PROBE		400.0
+#define COST_PAGE		200.0
 
 /* A level bucket entry: a tid packed as in a key, or (with ORD_FLAG) an ordinal in table 0. */
 #define ORD_FLAG		(UINT64_C(1) << 63)
@@ -64,7 +74,8 @@ struct MihKnnState
 	uint64		build_id;
 	MihKnnPhase phase;
 	/* levels */
-	int			level;			/* the next level to probe */
+	int			levels[MIH_MAX_TABLES];	/* the last level probed on each table, -1 before any */
+	double		spent;			/* cost of the levels probed (knn_step_cost) */
 	int			bound;			/* every row within bound bits is in found[] */
 	int			horizon;		/* the farthest distance levels can make final; beyond, passes */
 	uint64		block_masks[MIH_MAX_TABLES];
@@ -198,14 +209,10 @@ level_match(MihProbe *pr, Page page, int i, uint64 h)
 	/* Most rows a probe meets are too far for the levels to return: the passes will. */
 	if (d > st->horizon || !not_passed(st, d))
 		return;
-	/* Only the first table at the row's nearest level reports it. */
+	/* A row is reported once: by the first step that reaches it (no other table has yet). */
 	for (int t = 0; t < pr->meta->ntables; t++)
-	{
-		int			bd = __builtin_popcountll(x & st->block_masks[t]);
-
-		if (bd < lp->level || (bd == lp->level && t < pr->table))
+		if (t != pr->table && __builtin_popcountll(x & st->block_masks[t]) <= st->levels[t])
 			return;
-	}
 	if (!mih_all_keys_hold(lp->so, h))
 		return;
 	if (pr->table == 0)
@@ -245,18 +252,99 @@ chain_rows(void *arg, Page page, uint16 kind)
 	}
 }
 
+/* The cost of probing table j at the given level: its block values that far, each a probe. */
+static double
+knn_step_cost(const MihMeta *meta, int j, int level)
+{
+	int			len = sh_mih_block_len(meta->ntables, j);
+	double		values = sh_mih_neighbourhood_size(len, level) -
+		(level > 0 ? sh_mih_neighbourhood_size(len, level - 1) : 0);
+
+	return values * (COST_PROBE + (double) meta->nrows / (double) (UINT64_C(1) << len));
+}
+
+/* The cost of a pass: every row of table 0 and the pending chain, table 0's pages in order. */
+static double
+knn_pass_cost(const MihMeta *meta)
+{
+	return (double) (meta->nrows + meta->npending) + COST_PAGE * meta->table_pages[0];
+}
+
+/* The table whose next level is cheapest to probe, or -1 if every table is probed through. */
+static int
+knn_next_table(const MihMeta *meta, const int *levels, double *cost)
+{
+	int			best = -1;
+
+	for (int j = 0; j < meta->ntables; j++)
+	{
+		double		c;
+
+		if (levels[j] >= sh_mih_block_len(meta->ntables, j))
+			continue;
+		c = knn_step_cost(meta, j, levels[j] + 1);
+		if (best < 0 || c < *cost)
+		{
+			best = j;
+			*cost = c;
+		}
+	}
+	return best;
+}
+
+/* The bound that the given levels make final: DIST_NULL once a table is probed through. */
+static int
+knn_bound(const MihMeta *meta, const int *levels)
+{
+	int			sum = 0;
+
+	for (int j = 0; j < meta->ntables; j++)
+	{
+		if (levels[j] >= sh_mih_block_len(meta->ntables, j))
+			return DIST_NULL;
+		sum += levels[j] + 1;
+	}
+	return sum - 1 >= 64 ? DIST_NULL : sum - 1;
+}
+
+/*
+ * The cost, from the current levels, of the steps that make distance d final (they are taken
+ * cheapest first); *spent + that is compared with a pass. Returns a cost above any budget when d
+ * is past what limit allows.
+ */
+static double
+knn_cost_to_reach(const MihKnnState *st, const MihMeta *meta, int d, double limit)
+{
+	int			levels[MIH_MAX_TABLES];
+	double		total = st->spent;
+
+	memcpy(levels, st->levels, sizeof(levels));
+	while (knn_bound(meta, levels) < d)
+	{
+		double		c = 0;
+		int			j = knn_next_table(meta, levels, &c);
+
+		if (j < 0 || total + c > limit)
+			return limit + 1;
+		total += c;
+		levels[j]++;
+	}
+	return total;
+}
+
 /* Starts the levels: every pending and NULL row into its bucket. False if the chains changed. */
 static bool
 start_levels(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *meta)
 {
 	MihLevelProbe lp = {so, st, 0};
 	int			m = meta->ntables;
-	int			last = -1;
 
 	st->phase = KNN_LEVELS;
-	st->level = 0;
 	st->emit = 0;
+	st->spent = 0;
 	st->max_found = max_keys();
+	for (int t = 0; t < MIH_MAX_TABLES; t++)
+		st->levels[t] = -1;
 	for (int t = 0; t < m; t++)
 		st->block_masks[t] = ((UINT64_C(1) << sh_mih_block_len(m, t)) - 1) << sh_mih_block_start(m, t);
 	if (meta->nrows == 0)
@@ -266,10 +354,13 @@ start_levels(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *m
 	}
 	else
 	{
-		/* Levels go no further than reading table 0 would cost (worth_probing). */
-		while (last + 1 < 64 && mih_probing_beats_reading(meta, last + 1, 1.0))
-			last++;
-		st->horizon = m * (last + 1) - 1 >= 64 ? DIST_NULL : m * (last + 1) - 1;
+		/* Levels go no further than the steps that cost, in all, one pass (worth_probing). */
+		double		budget = knn_pass_cost(meta);
+		int			d = 0;
+
+		while (d < DIST_NULL && knn_cost_to_reach(st, meta, d, budget) <= budget)
+			d++;
+		st->horizon = d == DIST_NULL ? DIST_NULL : d - 1;
 		st->bound = -1;
 	}
 	if (!mih_read_chain(index, meta->pending_head, MIH_PAGE_PENDING, chain_rows, &lp))
@@ -319,54 +410,58 @@ emit_bucket(MihKnnState *st, MihProbe *pr, int d)
 	return true;
 }
 
-/* Probes every table at the next level. */
+/* Probes the cheapest next step: one table at its next level. */
 static bool
-probe_level(MihScanState *so, MihKnnState *st, MihProbe *pr)
+probe_step(MihScanState *so, MihKnnState *st, MihProbe *pr)
 {
-	int			m = pr->meta->ntables;
-	MihLevelProbe lp = {so, st, st->level};
-	uint32	   *values = NULL;
+	const MihMeta *meta = pr->meta;
+	int			m = meta->ntables;
+	double		cost = 0;
+	int			j = knn_next_table(meta, st->levels, &cost);
+	int			len = sh_mih_block_len(m, j);
+	MihLevelProbe lp = {so, st, st->levels[j] + 1};
+	uint32	   *values;
+	int			n;
 
 	pr->arg = &lp;
-	for (int j = 0; j < m && !pr->stale; j++)
+	pr->query = st->query;
+	pr->within = st->horizon;
+	values = palloc(sizeof(uint32) * (size_t) sh_mih_neighbourhood_size(len, lp.level));
+	mih_probe_table(pr, j);
+	n = mih_block_values(sh_mih_block_value(st->query, m, j), len, lp.level, true, values);
+	for (int i = 0; i < n && !pr->stale; i++)
 	{
-		int			len = sh_mih_block_len(m, j);
-		int			n;
-
-		values = palloc(sizeof(uint32) * (size_t) sh_mih_neighbourhood_size(len, st->level));
-		mih_probe_table(pr, j);
-		n = mih_block_values(sh_mih_block_value(st->query, m, j), len, st->level, true, values);
-		for (int i = 0; i < n && !pr->stale; i++)
-		{
-			if ((i & 255) == 0)
-				CHECK_FOR_INTERRUPTS();
-			mih_probe_value(pr, values[i]);
-		}
-		pfree(values);
+		if ((i & 255) == 0)
+			CHECK_FOR_INTERRUPTS();
+		mih_probe_value(pr, values[i]);
 	}
-	st->level++;
-	st->bound = m * st->level - 1 >= 64 ? DIST_NULL : Min(m * st->level - 1, st->horizon);
+	pfree(values);
+	st->levels[j]++;
+	st->spent += cost;
+	st->bound = Min(knn_bound(meta, st->levels), st->horizon);
 	return !pr->stale;
 }
 
 /*
- * True if the next level is worth probing: the first level always (m probes); the next ones while
- * all levels so far cost less than an eighth of reading table 0 (a near neighbour may turn up);
- * beyond that, only while the nearest row found but not yet final becomes final at a level that
- * costs less, with all before it, than reading table 0. Otherwise a pass is the cheaper way on.
+ * True if the next step is worth probing: while the levels so far and it cost less than an eighth
+ * of a pass (a near neighbour may turn up); beyond that, only while the nearest row found but not
+ * yet final becomes final by steps that cost, with all before them, no more than a pass.
+ * Otherwise a pass is the cheaper way on.
  */
 static bool
 worth_probing(const MihKnnState *st, const MihMeta *meta)
 {
-	int			m = meta->ntables;
+	double		pass = knn_pass_cost(meta);
+	double		cost = 0;
 	int			d = st->bound + 1;
 
-	if (st->level == 0 || mih_probing_beats_reading(meta, st->level, SPECULATIVE_SHARE))
+	if (st->bound >= st->horizon || knn_next_table(meta, st->levels, &cost) < 0)
+		return false;
+	if (st->spent + cost <= SPECULATIVE_SHARE * pass)
 		return true;
-	while (d < 64 && st->found[d].n == 0)
+	while (d <= st->horizon && st->found[d].n == 0)
 		d++;
-	/* the smallest level t with m(t+1) - 1 >= d */
-	return mih_probing_beats_reading(meta, (d + m) / m - 1, 1.0);
+	return d <= st->horizon && knn_cost_to_reach(st, meta, d, pass) <= pass;
 }
 
 /* Returns the next final bucket, or probes the next level, or hands over to the passes. */
@@ -395,7 +490,7 @@ step_levels(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *me
 			break;
 		}
 		else if (worth_probing(st, meta))
-			ok = probe_level(so, st, &pr);
+			ok = probe_step(so, st, &pr);
 		else
 		{
 			/* Every row within bound has been returned; a pass finds the rest. */

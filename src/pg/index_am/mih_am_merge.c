@@ -115,7 +115,7 @@ mih_merge_pending(Relation index)
 			else
 				mih_check_link(&walk, dir->blocks[j][p]);
 		}
-		for (blkno = meta.fence_head[j]; blkno != InvalidBlockNumber; blkno = next)
+		for (blkno = mih_fence_head(&meta, j); blkno != InvalidBlockNumber; blkno = next)
 		{
 			note_block(&old, &nold, &capold, blkno);
 			read_page(&walk, blkno, MIH_PAGE_FENCE, true, NULL, &next);

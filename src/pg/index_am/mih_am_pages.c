@@ -256,17 +256,17 @@ mih_directory(Relation index, const MihMeta *meta)
 		free_directory(dir);
 	}
 	for (int j = 0; j < meta->ntables; j++)
-		if (meta->table_pages[j] >= RelationGetNumberOfBlocks(index))
+		if (mih_table_pages(meta, j) >= RelationGetNumberOfBlocks(index))
 			mih_corrupt(index, MIH_META_BLKNO, "table %d has %u pages, more than the index", j,
-						meta->table_pages[j]);
+						mih_table_pages(meta, j));
 	dir = MemoryContextAllocZero(index->rd_indexcxt, sizeof(MihDirectory));
 	dir->build_id = meta->build_id;
 	dir->ntables = meta->ntables;
 	for (int j = 0; j < meta->ntables; j++)
 	{
-		uint32		pages = meta->table_pages[j];
+		uint32		pages = mih_table_pages(meta, j);
 		uint32		n = 0;
-		BlockNumber blkno = meta->fence_head[j];
+		BlockNumber blkno = mih_fence_head(meta, j);
 		MihWalk		walk;
 
 		dir->pages[j] = pages;
@@ -298,7 +298,7 @@ mih_directory(Relation index, const MihMeta *meta)
 			UnlockReleaseBuffer(buffer);
 		}
 		if (n != pages)
-			mih_corrupt(index, meta->fence_head[j], "the directory lists %u of the %u pages of table %d",
+			mih_corrupt(index, mih_fence_head(meta, j), "the directory lists %u of the %u pages of table %d",
 						n, pages, j);
 	}
 	index->rd_amcache = dir;

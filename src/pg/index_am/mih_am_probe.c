@@ -23,6 +23,8 @@ mih_probe_begin(MihProbe *pr, Relation index, const MihMeta *meta, MihMatchFn ma
 	pr->stale = false;
 	pr->match = match;
 	pr->arg = arg;
+	pr->query = 0;
+	pr->within = 64;
 	mih_probe_table(pr, 0);
 }
 
@@ -77,6 +79,76 @@ mih_probe_visit(MihProbe *pr, BlockNumber blkno, uint16 kind)
 	return page;
 }
 
+static inline uint32
+entry_value(const MihProbe *pr, uint64 h)
+{
+	return (uint32) ((h >> pr->shift) & pr->mask);
+}
+
+/*
+ * The first of the n sorted entries of a page whose block is at least v, given that the page's
+ * blocks lie between first and last (from the directory, so the search need not read the page's
+ * ends). Block values are spread evenly (they are bits of hashes), so the search starts where v
+ * would fall and widens by doubling: a few neighbouring cache lines instead of a binary search's
+ * jumps across the page. Entry -1 counts as below v and entry n as reaching it.
+ */
+static int
+first_at_least(const MihProbe *pr, const uint64 *hashes, int n, uint32 v, uint32 first, uint32 last)
+{
+	int			guess,
+				lo,
+				hi;
+
+	if (n == 0)
+		return 0;
+	guess = v <= first ? 0 :
+		v > last ? n - 1 :
+		(int) Min((uint64) (v - first) * (uint64) n / ((uint64) (last - first) + 1), (uint64) (n - 1));
+	if (entry_value(pr, hashes[guess]) < v)
+	{
+		lo = guess;
+		for (int step = 1;; step *= 2)
+		{
+			hi = guess + step;
+			if (hi >= n)
+			{
+				hi = n;
+				break;
+			}
+			if (entry_value(pr, hashes[hi]) >= v)
+				break;
+			lo = hi;
+		}
+	}
+	else
+	{
+		hi = guess;
+		for (int step = 1;; step *= 2)
+		{
+			lo = guess - step;
+			if (lo < 0)
+			{
+				lo = -1;
+				break;
+			}
+			if (entry_value(pr, hashes[lo]) < v)
+				break;
+			hi = lo;
+		}
+	}
+	/* entry lo is below v, entry hi reaches it */
+	while (hi - lo > 1)
+	{
+		int			mid = lo + (hi - lo) / 2;
+
+		if (entry_value(pr, hashes[mid]) < v)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return hi;
+}
+
 /* Calls pr->match for every entry of table pr->table whose block equals v. */
 void
 mih_probe_value(MihProbe *pr, uint32 v)
@@ -102,8 +174,7 @@ mih_probe_value(MihProbe *pr, uint32 v)
 		const uint64 *hashes;
 		int			n,
 					i,
-					a,
-					b;
+					a;
 		bool		past = false;
 
 		if (p >= lo && fences[p] > v)
@@ -114,27 +185,19 @@ mih_probe_value(MihProbe *pr, uint32 v)
 			return;
 		hashes = MihPageHashes(page);
 		n = MihPageGetOpaque(page)->nitems;
-		a = 0;
-		b = n;
-		while (a < b)
-		{
-			int			mid = a + (b - a) / 2;
-
-			if ((uint32) ((hashes[mid] >> pr->shift) & pr->mask) < v)
-				a = mid + 1;
-			else
-				b = mid;
-		}
+		a = first_at_least(pr, hashes, n, v, fences[p], p + 1 < npages ? fences[p + 1] : pr->mask);
 		for (i = a; i < n; i++)
 		{
 			uint64		h = hashes[i];
 
-			if ((uint32) ((h >> pr->shift) & pr->mask) != v)
+			if (entry_value(pr, h) != v)
 			{
 				past = true;
 				break;
 			}
-			pr->match(pr, page, i, h);
+			/* Most entries of a deep probe are far: skip them before the callback. */
+			if (__builtin_popcountll(h ^ pr->query) <= pr->within)
+				pr->match(pr, page, i, h);
 		}
 		LockBuffer(pr->buffer, BUFFER_LOCK_UNLOCK);
 		if (past)
@@ -178,18 +241,15 @@ mih_block_values(uint32 value, int len, int r, bool exactly, uint32 *out)
 	return n;
 }
 
-/*
- * True if probing every value within r bits on every table costs less than the given share of
- * reading table 0 whole.
- */
+/* True if probing every value within r bits on every table costs less than reading table 0 whole. */
 bool
-mih_probing_beats_reading(const MihMeta *meta, int r, double share)
+mih_probing_beats_reading(const MihMeta *meta, int r)
 {
 	double		probes = 0;
 
 	for (int j = 0; j < meta->ntables; j++)
 		probes += sh_mih_neighbourhood_size(sh_mih_block_len(meta->ntables, j), r);
-	return probes <= share * meta->table_pages[0] * PROBES_PER_PAGE_READ;
+	return probes <= meta->table_pages[0] * PROBES_PER_PAGE_READ;
 }
 
 /*

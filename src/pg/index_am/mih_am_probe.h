@@ -26,6 +26,8 @@ struct MihProbe
 	bool		stale;			/* a page was not of the build the meta copy describes */
 	MihMatchFn	match;
 	void	   *arg;			/* the caller's state */
+	uint64		query;			/* match sees only entries within `within` bits of query */
+	int			within;			/* 64 (the default): every entry */
 };
 
 /* Called with each page of a chain (pending or NULL rows), share-locked. */
@@ -38,7 +40,7 @@ extern void mih_probe_value(MihProbe *pr, uint32 v);
 extern Page mih_probe_visit(MihProbe *pr, BlockNumber blkno, uint16 kind);
 extern void mih_probe_end(MihProbe *pr);
 extern int	mih_block_values(uint32 value, int len, int r, bool exactly, uint32 *out);
-extern bool mih_probing_beats_reading(const MihMeta *meta, int r, double share);
+extern bool mih_probing_beats_reading(const MihMeta *meta, int r);
 extern bool mih_probe_read_table0(MihProbe *pr, MihRowsFn fn, void *arg);
 extern bool mih_probe_ordinal_tid(MihProbe *pr, uint32 ord, ItemPointerData *tid);
 extern bool mih_read_chain(Relation index, BlockNumber head, uint16 kind, MihRowsFn fn, void *arg);

@@ -134,7 +134,7 @@ probe_tables(MihScanState *so, Relation index, const MihMeta *meta)
 	rp.r = radius / m;
 	mih_probe_begin(&pr, index, meta, note_match, &rp);
 
-	if (radius >= 64 || !mih_probing_beats_reading(meta, rp.r, 1.0))
+	if (radius >= 64 || !mih_probing_beats_reading(meta, rp.r))
 		mih_probe_read_table0(&pr, scan_rows_page, so);
 	else
 	{

@@ -133,6 +133,8 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 	meta->build_id = (uint64) GetCurrentTimestamp() ^ ((uint64) MyProcPid << 44);
 	for (int j = 0; j < m; j++)
 	{
+		uint32		pages;
+
 		if (j > 0)
 		{
 			for (Size i = 0; i < n; i++)
@@ -142,15 +144,11 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 			}
 			mih_sort_refs(refs, n);
 		}
-		meta->table_pages[j] = write_table(index, m, j, meta->build_id, hashes, tids, n, refs,
-												   dir_values, dir_blocks);
-		meta->fence_head[j] = write_fences(index, meta->table_pages[j], dir_values, dir_blocks);
+		pages = write_table(index, m, j, meta->build_id, hashes, tids, n, refs, dir_values, dir_blocks);
+		mih_set_table(meta, j, pages, write_fences(index, pages, dir_values, dir_blocks));
 	}
 	for (int j = m; j < MIH_MAX_TABLES; j++)
-	{
-		meta->table_pages[j] = 0;
-		meta->fence_head[j] = InvalidBlockNumber;
-	}
+		mih_set_table(meta, j, 0, InvalidBlockNumber);
 	pfree(refs);
 	pfree(dir_values);
 	pfree(dir_blocks);
