@@ -7,7 +7,8 @@
 #
 # Uses the server in PGHOST/PGPORT if set, else starts a throwaway one (scripts/pgtmp.sh) with the
 # installed extension. Environment: SEED=42 NQ=1000 KS="3 5 8" BUDGET_S=60 (per query set: slow
-# methods run at least 20 queries, then stop after BUDGET_S seconds) BENCH_DB=simhash_bench.
+# methods run at least 20 queries, then stop after BUDGET_S seconds) BENCH_DB=simhash_bench,
+# SIMHASH_WORKLOAD=uniform for uniform random rows and queries (bench/gen/workload.cpp).
 # The data stays in BENCH_DB between runs (reloaded when N, SEED or NQ change).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,6 +20,8 @@ KS=${KS:-"3 5 8"}
 BUDGET_S=${BUDGET_S:-60}
 DB=${BENCH_DB:-simhash_bench}
 KNN=10
+WORKLOAD=${SIMHASH_WORKLOAD:-crawl}
+export SIMHASH_WORKLOAD=$WORKLOAD
 KMAX=$(tr ' ' '\n' <<<"$KS" | sort -n | tail -n1)
 
 work=$(mktemp -d)
@@ -41,10 +44,11 @@ psql -X -q -At -d postgres -c "SELECT 1 FROM pg_database WHERE datname = '$DB'" 
     psql -X -q -d postgres -c "CREATE DATABASE $DB"
 sql -c "SET client_min_messages = warning" -c "SET check_function_bodies = off" -c "CREATE EXTENSION IF NOT EXISTS simhash" \
     -c "CREATE EXTENSION IF NOT EXISTS pg_prewarm" -f "$here/timing.sql" \
-    -c "CREATE TABLE IF NOT EXISTS bench_data (n bigint, seed bigint, nq int, kmax int)"
+    -c "CREATE TABLE IF NOT EXISTS bench_data (n bigint, seed bigint, nq int, kmax int)" \
+    -c "ALTER TABLE bench_data ADD COLUMN IF NOT EXISTS workload text NOT NULL DEFAULT 'crawl'"
 
-if [ "$(sql -c "SELECT count(*) FROM bench_data WHERE n = $N AND seed = $SEED AND nq = $NQ AND kmax >= $KMAX")" = 0 ]; then
-    log "generating and loading N=$N seed=$SEED ($NQ queries, exact answers to k=$KMAX)"
+if [ "$(sql -c "SELECT count(*) FROM bench_data WHERE n = $N AND seed = $SEED AND nq = $NQ AND kmax >= $KMAX AND workload = '$WORKLOAD'")" = 0 ]; then
+    log "generating and loading N=$N seed=$SEED, $WORKLOAD workload ($NQ queries, exact answers to k=$KMAX)"
     t0=$(now)
     sql -c "DROP TABLE IF EXISTS bench_table, bench_queries, bench_truth, bench_knn_truth, staging" \
         -c "TRUNCATE bench_data, bench_latency" \
@@ -59,7 +63,7 @@ if [ "$(sql -c "SELECT count(*) FROM bench_data WHERE n = $N AND seed = $SEED AN
     "$work/workload" truth "$N" "$SEED" "$NQ" "$KMAX" | sql -c "COPY bench_truth FROM STDIN"
     "$work/workload" knntruth "$N" "$SEED" "$NQ" "$KNN" | sql -c "COPY bench_knn_truth FROM STDIN"
     sql -c "CREATE INDEX ON bench_truth (qid, id)" -c "DROP TABLE staging" -c "VACUUM ANALYZE" \
-        -c "INSERT INTO bench_data VALUES ($N, $SEED, $NQ, $KMAX)"
+        -c "INSERT INTO bench_data VALUES ($N, $SEED, $NQ, $KMAX, '$WORKLOAD')"
     log "loaded in $(printf '%.1f' "$(echo "$(now) - $t0" | bc)") s"
 fi
 
@@ -99,7 +103,7 @@ grep -v '^\s*#' "$here/methods.conf" | grep -v '^\s*$' | while IFS='|' read -r n
 done
 
 echo
-echo "N = $N, seed $SEED, $NQ queries per set; $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n1)"
+echo "N = $N, seed $SEED, $WORKLOAD workload, $NQ queries per set; $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n1)"
 echo "cells: p50 / p99 ms (recall) [p50 ratio: sequential scan / method]"
 sql -c "
     WITH sets AS (SELECT DISTINCT query_set FROM bench_results),

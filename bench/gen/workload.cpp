@@ -11,6 +11,8 @@
 // base with U{0..8} distinct random bits flipped; size 2 + Geometric(0.12), at most 50), shuffled.
 // Queries: odd qid = a random row with U{0..3} bits flipped ("row"), even qid = uniform ("rand").
 // Random numbers: xoshiro256** seeded through SplitMix64; queries use a second stream.
+// With SIMHASH_WORKLOAD=uniform in the environment, every row and every query is a uniform random
+// value instead (the setting of multi-index hashing papers and libraries).
 #include <algorithm>
 #include <array>
 #include <cinttypes>
@@ -79,11 +81,15 @@ double mean_cluster_size()
     return mean + kMaxCluster * reach;
 }
 
-std::vector<uint64_t> make_rows(long n, uint64_t seed)
+std::vector<uint64_t> make_rows(long n, uint64_t seed, bool uniform)
 {
     std::vector<uint64_t> rows;
     rows.reserve(n);
     Xoshiro256ss rng(seed);
+    if (uniform) {
+        while (long(rows.size()) < n) rows.push_back(rng.next());
+        return rows;
+    }
     // The chance that the next draw starts a cluster, so that clusters hold 30% of the rows.
     const double p_cluster =
         kClusteredFraction / (mean_cluster_size() * (1 - kClusteredFraction) + kClusteredFraction);
@@ -109,12 +115,12 @@ struct Query {
     long source_id;  // 1-based id of the row it was made from, 0 for a random query
 };
 
-std::vector<Query> make_queries(const std::vector<uint64_t> &rows, uint64_t seed, int nq)
+std::vector<Query> make_queries(const std::vector<uint64_t> &rows, uint64_t seed, int nq, bool uniform)
 {
     std::vector<Query> queries;
     Xoshiro256ss rng(seed ^ kQueryStream);
     for (int qid = 1; qid <= nq; ++qid) {
-        if (qid % 2 == 1) {
+        if (qid % 2 == 1 && !uniform) {
             const long index = long(rng.below(rows.size()));
             const int flips = int(rng.below(4));
             queries.push_back({flip_distinct_bits(rng, rows[index], flips), true, index + 1});
@@ -158,7 +164,9 @@ int main(int argc, char **argv)
     if (n < 1) return usage();
     static char buffer[1 << 20];
     std::setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
-    const std::vector<uint64_t> rows = make_rows(n, seed);
+    const char *workload = std::getenv("SIMHASH_WORKLOAD");
+    const bool uniform = workload != nullptr && std::string(workload) == "uniform";
+    const std::vector<uint64_t> rows = make_rows(n, seed, uniform);
 
     if (mode == "rows") {
         for (long i = 0; i < n; ++i) std::printf("%ld\t%" PRId64 "\n", i + 1, int64_t(rows[i]));
@@ -166,7 +174,7 @@ int main(int argc, char **argv)
     }
     if (argc < 5) return usage();
     const int nq = std::atoi(argv[4]);
-    const std::vector<Query> queries = make_queries(rows, seed, nq);
+    const std::vector<Query> queries = make_queries(rows, seed, nq, uniform);
     if (mode == "queries") {
         for (int i = 0; i < nq; ++i)
             std::printf("%d\t%" PRId64 "\t%s\t%ld\n", i + 1, int64_t(queries[i].value),
