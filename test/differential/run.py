@@ -329,7 +329,7 @@ class Runner:
         s = self.session
         other = engine.Session(lambda _: None, self.args.statement_timeout * 1000, out)
         other.connect()
-        problems = 0
+        problems = upstream = 0
         for i in range(count):
             rng = random.Random("%s/concurrent/%d" % (self.seed, i))
             tables = [t for t in self.ds.tables if not t.temp and t.family != "empty"]
@@ -353,6 +353,14 @@ class Runner:
                     cur.execute("SET LOCAL %s = %s" % (name, value))
                 cur.execute("EXPLAIN (COSTS OFF) " + case.sql)
                 plan = "\n".join(r[0] for r in cur.fetchall())
+                if any("Index Only Scan using %s " % name in plan for name, am in table.indexes if am == "gist"):
+                    # PostgreSQL's own GiST index-only scans return rows that a concurrent VACUUM
+                    # removed (the scan keeps no pin that VACUUM waits for, so the heap page turns
+                    # all-visible under it; pgsql-hackers, "GIST: Fix visibility issues in IOS",
+                    # unfixed in 15). Not this extension's code: such a cursor is not held open.
+                    cur.execute("ROLLBACK")
+                    upstream += 1
+                    continue
                 cur.execute("DECLARE cc CURSOR FOR " + case.sql)
                 cur.execute("FETCH %d FROM cc" % first)
                 rows = [tuple(r) for r in cur.fetchall()]
@@ -400,7 +408,7 @@ class Runner:
                 problems += 1
         other.conn.close()
         out("differential: %d cursors held open across concurrent inserts, deletes and VACUUM merges, %d findings"
-            % (count, problems))
+            " (%d GiST index-only scans not held open: PostgreSQL's own race)" % (count - upstream, problems, upstream))
 
     # ----- the run --------------------------------------------------------------------------------------
     def run(self):

@@ -146,6 +146,8 @@ typedef struct MihDirectory
 	uint32		pages[MIH_MAX_TABLES];
 	uint32	   *first_values[MIH_MAX_TABLES];
 	BlockNumber *blocks[MIH_MAX_TABLES];
+	/* the shared buffer each page was last found in: ReadRecentBuffer skips the mapping lookup */
+	Buffer	   *recent[MIH_MAX_TABLES];
 } MihDirectory;
 
 /*

@@ -238,6 +238,8 @@ free_directory(MihDirectory *dir)
 			pfree(dir->first_values[j]);
 		if (dir->blocks[j])
 			pfree(dir->blocks[j]);
+		if (dir->recent[j])
+			pfree(dir->recent[j]);
 	}
 	pfree(dir);
 }
@@ -274,6 +276,8 @@ mih_directory(Relation index, const MihMeta *meta)
 														  Max(pages, 1) * sizeof(uint32), MCXT_ALLOC_HUGE);
 		dir->blocks[j] = MemoryContextAllocExtended(index->rd_indexcxt,
 													Max(pages, 1) * sizeof(BlockNumber), MCXT_ALLOC_HUGE);
+		dir->recent[j] = MemoryContextAllocExtended(index->rd_indexcxt, Max(pages, 1) * sizeof(Buffer),
+													MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 		mih_walk_start(&walk, index);
 		while (blkno != InvalidBlockNumber)
 		{

@@ -47,13 +47,16 @@ mih_probe_end(MihProbe *pr)
 }
 
 /*
- * Share-locks a page of the given table kind, or returns NULL (and marks the probe stale) if the
- * page is not of the build the meta copy describes. On a primary that cannot happen (a merge waits
- * for the meta pin the scan holds); a hot standby replays a merge without waiting for scans.
+ * Share-locks page p of a table, or returns NULL (and marks the probe stale) if the page is not of
+ * the build the meta copy describes. On a primary that cannot happen (a merge waits for the meta
+ * pin the scan holds); a hot standby replays a merge without waiting for scans.
  */
 Page
-mih_probe_visit(MihProbe *pr, BlockNumber blkno, uint16 kind)
+mih_probe_visit(MihProbe *pr, int table, uint32 p)
 {
+	BlockNumber blkno = pr->dir->blocks[table][p];
+	Buffer	   *recent = &pr->dir->recent[table][p];
+	uint16		kind = table == 0 ? MIH_PAGE_TABLE0 : MIH_PAGE_TABLEJ;
 	Page		page;
 
 	if (BufferIsValid(pr->buffer) && BufferGetBlockNumber(pr->buffer) != blkno)
@@ -64,7 +67,12 @@ mih_probe_visit(MihProbe *pr, BlockNumber blkno, uint16 kind)
 	if (!BufferIsValid(pr->buffer))
 	{
 		mih_check_link(&pr->walk, blkno);
-		pr->buffer = ReadBuffer(pr->index, blkno);
+		/* Probes visit pages at random: most are where this backend last found them. */
+		if (BufferIsValid(*recent) &&
+			ReadRecentBuffer(pr->index->rd_node, MAIN_FORKNUM, blkno, *recent))
+			pr->buffer = *recent;
+		else
+			pr->buffer = *recent = ReadBuffer(pr->index, blkno);
 	}
 	LockBuffer(pr->buffer, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(pr->buffer);
@@ -179,8 +187,7 @@ mih_probe_value(MihProbe *pr, uint32 v)
 
 		if (p >= lo && fences[p] > v)
 			break;
-		page = mih_probe_visit(pr, pr->dir->blocks[pr->table][p],
-							   pr->table == 0 ? MIH_PAGE_TABLE0 : MIH_PAGE_TABLEJ);
+		page = mih_probe_visit(pr, pr->table, p);
 		if (page == NULL)
 			return;
 		hashes = MihPageHashes(page);
@@ -264,7 +271,7 @@ mih_probe_read_table0(MihProbe *pr, MihRowsFn fn, void *arg)
 		Page		page;
 
 		CHECK_FOR_INTERRUPTS();
-		page = mih_probe_visit(pr, pr->dir->blocks[0][p], MIH_PAGE_TABLE0);
+		page = mih_probe_visit(pr, 0, p);
 		if (page == NULL)
 			return false;
 		fn(arg, page, MIH_PAGE_TABLE0);
@@ -285,7 +292,7 @@ mih_probe_ordinal_tid(MihProbe *pr, uint32 ord, ItemPointerData *tid)
 	if (ord >= pr->meta->nrows)
 		mih_corrupt(pr->index, MIH_META_BLKNO, "a table refers to row %u of table 0, which has %lu rows",
 					ord, (unsigned long) pr->meta->nrows);
-	page = mih_probe_visit(pr, pr->dir->blocks[0][ord / MIH_ROWS_PER_PAGE], MIH_PAGE_TABLE0);
+	page = mih_probe_visit(pr, 0, ord / MIH_ROWS_PER_PAGE);
 	if (page == NULL)
 		return false;
 	if (ord % MIH_ROWS_PER_PAGE >= MihPageGetOpaque(page)->nitems)

@@ -37,7 +37,7 @@ extern void mih_probe_begin(MihProbe *pr, Relation index, const MihMeta *meta, M
 							void *arg);
 extern void mih_probe_table(MihProbe *pr, int j);
 extern void mih_probe_value(MihProbe *pr, uint32 v);
-extern Page mih_probe_visit(MihProbe *pr, BlockNumber blkno, uint16 kind);
+extern Page mih_probe_visit(MihProbe *pr, int table, uint32 p);
 extern void mih_probe_end(MihProbe *pr);
 extern int	mih_block_values(uint32 value, int len, int r, bool exactly, uint32 *out);
 extern bool mih_probing_beats_reading(const MihMeta *meta, int r);
