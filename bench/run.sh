@@ -62,7 +62,8 @@ if [ "$(sql -c "SELECT count(*) FROM bench_data WHERE n = $N AND seed = $SEED AN
         -c "CREATE TABLE bench_knn_truth (qid int PRIMARY KEY, dk int, below bigint)"
     "$work/workload" truth "$N" "$SEED" "$NQ" "$KMAX" | sql -c "COPY bench_truth FROM STDIN"
     "$work/workload" knntruth "$N" "$SEED" "$NQ" "$KNN" | sql -c "COPY bench_knn_truth FROM STDIN"
-    sql -c "CREATE INDEX ON bench_truth (qid, id)" -c "DROP TABLE staging" -c "VACUUM ANALYZE" \
+    # The checkpoint writes the load out now, not during the first query sets.
+    sql -c "CREATE INDEX ON bench_truth (qid, id)" -c "DROP TABLE staging" -c "VACUUM ANALYZE" -c "CHECKPOINT" \
         -c "INSERT INTO bench_data VALUES ($N, $SEED, $NQ, $KMAX, '$WORKLOAD')"
     log "loaded in $(printf '%.1f' "$(echo "$(now) - $t0" | bc)") s"
 fi

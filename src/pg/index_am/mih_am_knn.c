@@ -38,7 +38,7 @@
 #define SPECULATIVE_SHARE	0.125	/* of a pass, for levels no row found asks for */
 
 /*
- * Costs in entry comparisons (about a nanosecond each on the development machine): a probe binary-
+ * Costs in entry comparisons (about a nanosecond each on the development machine): a probe
  * searches the directory and a page it pins and locks at random; a pass visits table 0's pages in
  * order. Measured at 1M and 10M rows: a probe costs about as much as 400 comparisons, a page read
  * in order about 200.
