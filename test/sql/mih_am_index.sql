@@ -77,6 +77,35 @@ BEGIN
         RAISE NOTICE 'blocks=%: % mismatches', m, bad;
     END LOOP;
 END $$;
+-- Probing deeper: on a table this small the index reads table 0 whole beyond a few probes, so
+-- this one has 120,000 rows, enough for the cost rule to probe block levels up to 2 (radius 6 on
+-- three tables probes levels 2, 1, 1; radius 8 on four, 2, 1, 1, 1; radius 12 on six, 2 and five 1s).
+CREATE TABLE ap (id int, sh simhash);
+INSERT INTO ap SELECT i, ('x' || substr(md5('p' || i), 1, 16))::bit(64)::simhash FROM generate_series(1, 120000) i;
+INSERT INTO ap SELECT 200000 + id * 100 + m,
+       sh # ((1::bigint << (m * 7 % 64)) | (1::bigint << (m * 11 % 64)) | (1::bigint << (m * 5 % 64)))::simhash
+FROM ap, generate_series(1, 30) m WHERE id <= 40;
+DO $$
+DECLARE m int; k int; q_ simhash; a bigint[]; b bigint[]; bad int := 0;
+BEGIN
+    FOR m IN 3..6 LOOP
+        IF m > 3 THEN DROP INDEX ap_mih; END IF;
+        EXECUTE format('CREATE INDEX ap_mih ON ap USING simhash_mih (sh) WITH (blocks = %s)', m);
+        FOR k IN 0..12 LOOP
+            FOR q_ IN SELECT sh FROM ap WHERE id <= 4 OR id = 200000 + 2 * 100 + 3 LOOP
+                SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off;
+                SELECT array_agg(id ORDER BY id) INTO a FROM ap WHERE hamming(sh, q_) <= k;
+                SET LOCAL enable_seqscan = on; SET LOCAL enable_indexscan = off;
+                SELECT array_agg(id ORDER BY id) INTO b FROM ap WHERE hamming(sh, q_) <= k;
+                RESET enable_seqscan; RESET enable_indexscan; RESET enable_bitmapscan;
+                IF a IS DISTINCT FROM b THEN bad := bad + 1; END IF;
+            END LOOP;
+        END LOOP;
+    END LOOP;
+    RAISE NOTICE 'probing deeper: % mismatches', bad;
+END $$;
+SELECT count(*) AS near_answers FROM ap a, ap b WHERE a.id <= 4 AND hamming(a.sh, b.sh) BETWEEN 1 AND 6;
+DROP TABLE ap;
 CREATE INDEX ON at USING simhash_mih (sh) WITH (blocks = 1);
 CREATE INDEX ON at USING simhash_mih (sh) WITH (blocks = 7);
 CREATE INDEX ON at USING simhash_mih (sh) WITH (tables = 3);

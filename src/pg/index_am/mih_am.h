@@ -13,9 +13,10 @@
  *   NULL pages              (unused, tid) of the rows whose hash is NULL, a chain: only a scan
  *                           ordered by distance returns them (last)
  *   free pages              recycled by a merge, listed in the free space map
- * A radius-k query probes, on each table j, every value within floor(k/m) bits of the query's
- * block j (pigeonhole: an answer agrees that closely on at least one block) and compares full
- * hashes in the index, then reads the pending pages linearly. Only true answers are returned.
+ * A radius-k query probes, on each table j, every value within t_j bits of the query's block j,
+ * with sum_j (t_j + 1) > k (pigeonhole: an answer agrees that closely on at least one block; the
+ * cheapest such levels, mih_radius_levels), and compares full hashes in the index, then reads the
+ * pending pages linearly. Only true answers are returned.
  * A scan ordered by sh <-> q probes the tables level by level (mih_am_knn.c).
  * VACUUM invalidates the tids of dead rows in table 0 (the other tables reach rows through it),
  * compacts pending pages, and merges a large pending list into new tables (mih_am_merge.c).

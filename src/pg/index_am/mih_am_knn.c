@@ -12,7 +12,7 @@
  * sum_j (t_j + 1) - 1 bits has been found (a row missed by every table is more than t_j bits away
  * on every block j), so the distances up to that bound are final and are returned; farther rows
  * wait in their distance's bucket. Each step raises the bound by one bit. Pending and NULL rows are
- * read into the buckets at the start. Steps are costed in entry comparisons (knn_step_cost): a
+ * read into the buckets at the start. Steps are costed in entry comparisons (mih_level_cost): a
  * probe is a random page visit plus the rows sharing a block value; they go on while cheap, or
  * while a waiting row becomes final within the cost of one pass (worth_probing).
  *
@@ -36,15 +36,6 @@
 #define KEY_DIST(key)	((int) ((key) >> 48))
 #define FIRST_CAP		256
 #define SPECULATIVE_SHARE	0.125	/* of a pass, for levels no row found asks for */
-
-/*
- * Costs in entry comparisons (about a nanosecond each on the development machine): a probe
- * searches the directory and a page it pins and locks at random; a pass visits table 0's pages in
- * order. Measured at 1M and 10M rows: a probe costs about as much as 400 comparisons, a page read
- * in order about 200.
- */
-#define COST_PROBE		400.0
-#define COST_PAGE		200.0
 
 /* A level bucket entry: a tid packed as in a key, or (with ORD_FLAG) an ordinal in table 0. */
 #define ORD_FLAG		(UINT64_C(1) << 63)
@@ -75,7 +66,7 @@ struct MihKnnState
 	MihKnnPhase phase;
 	/* levels */
 	int			levels[MIH_MAX_TABLES];	/* the last level probed on each table, -1 before any */
-	double		spent;			/* cost of the levels probed (knn_step_cost) */
+	double		spent;			/* cost of the levels probed (mih_level_cost) */
 	int			bound;			/* every row within bound bits is in found[] */
 	int			horizon;		/* the farthest distance levels can make final; beyond, passes */
 	uint64		block_masks[MIH_MAX_TABLES];
@@ -253,23 +244,6 @@ chain_rows(void *arg, Page page, uint16 kind)
 }
 
 /* The cost of probing table j at the given level: its block values that far, each a probe. */
-static double
-knn_step_cost(const MihMeta *meta, int j, int level)
-{
-	int			len = sh_mih_block_len(meta->ntables, j);
-	double		values = sh_mih_neighbourhood_size(len, level) -
-		(level > 0 ? sh_mih_neighbourhood_size(len, level - 1) : 0);
-
-	return values * (COST_PROBE + (double) meta->nrows / (double) (UINT64_C(1) << len));
-}
-
-/* The cost of a pass: every row of table 0 and the pending chain, table 0's pages in order. */
-static double
-knn_pass_cost(const MihMeta *meta)
-{
-	return (double) (meta->nrows + meta->npending) + COST_PAGE * meta->table_pages[0];
-}
-
 /* The table whose next level is cheapest to probe, or -1 if every table is probed through. */
 static int
 knn_next_table(const MihMeta *meta, const int *levels, double *cost)
@@ -282,7 +256,7 @@ knn_next_table(const MihMeta *meta, const int *levels, double *cost)
 
 		if (levels[j] >= sh_mih_block_len(meta->ntables, j))
 			continue;
-		c = knn_step_cost(meta, j, levels[j] + 1);
+		c = mih_level_cost(meta, j, levels[j] + 1) - mih_level_cost(meta, j, levels[j]);
 		if (best < 0 || c < *cost)
 		{
 			best = j;
@@ -355,7 +329,7 @@ start_levels(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *m
 	else
 	{
 		/* Levels go no further than the steps that cost, in all, one pass (worth_probing). */
-		double		budget = knn_pass_cost(meta);
+		double		budget = mih_pass_cost(meta);
 		int			d = 0;
 
 		while (d < DIST_NULL && knn_cost_to_reach(st, meta, d, budget) <= budget)
@@ -451,7 +425,7 @@ probe_step(MihScanState *so, MihKnnState *st, MihProbe *pr)
 static bool
 worth_probing(const MihKnnState *st, const MihMeta *meta)
 {
-	double		pass = knn_pass_cost(meta);
+	double		pass = mih_pass_cost(meta);
 	double		cost = 0;
 	int			d = st->bound + 1;
 

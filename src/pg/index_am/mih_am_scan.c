@@ -26,7 +26,7 @@ typedef struct MihRadiusProbe
 {
 	MihScanState *so;
 	uint64		center;
-	int			r;				/* bits per block */
+	int			levels[MIH_MAX_TABLES];	/* table j finds rows within levels[j] bits on block j */
 	uint32	   *ords;			/* matches found through tables 1..m-1 */
 	int			nords;
 	int			ords_cap;
@@ -64,7 +64,8 @@ found_by_earlier_table(const MihProbe *pr, const MihRadiusProbe *rp, uint64 h)
 	int			m = pr->meta->ntables;
 
 	for (int t = 0; t < pr->table; t++)
-		if (__builtin_popcount(sh_mih_block_value(h, m, t) ^ sh_mih_block_value(rp->center, m, t)) <= rp->r)
+		if (__builtin_popcount(sh_mih_block_value(h, m, t) ^ sh_mih_block_value(rp->center, m, t)) <=
+			rp->levels[t])
 			return true;
 	return false;
 }
@@ -131,10 +132,9 @@ probe_tables(MihScanState *so, Relation index, const MihMeta *meta)
 
 	rp.so = so;
 	rp.center = so->nballs > 0 ? so->centers[so->probe] : 0;
-	rp.r = radius / m;
 	mih_probe_begin(&pr, index, meta, note_match, &rp);
 
-	if (radius >= 64 || !mih_probing_beats_reading(meta, rp.r))
+	if (radius >= 64 || mih_radius_levels(meta, radius, rp.levels) > mih_pass_cost(meta))
 		mih_probe_read_table0(&pr, scan_rows_page, so);
 	else
 	{
@@ -142,7 +142,7 @@ probe_tables(MihScanState *so, Relation index, const MihMeta *meta)
 		uint32	   *values;
 
 		for (int j = 0; j < m; j++)
-			most = Max(most, sh_mih_neighbourhood_size(sh_mih_block_len(m, j), rp.r));
+			most = Max(most, sh_mih_neighbourhood_size(sh_mih_block_len(m, j), rp.levels[j]));
 		values = palloc(sizeof(uint32) * (size_t) most);
 		rp.ords_cap = 64;
 		rp.nords = 0;
@@ -151,9 +151,11 @@ probe_tables(MihScanState *so, Relation index, const MihMeta *meta)
 		{
 			int			nvalues;
 
+			if (rp.levels[j] < 0)
+				continue;
 			mih_probe_table(&pr, j);
 			nvalues = mih_block_values(sh_mih_block_value(rp.center, m, j), sh_mih_block_len(m, j),
-									   rp.r, false, values);
+									   rp.levels[j], false, values);
 			for (int i = 0; i < nvalues && !pr.stale; i++)
 				mih_probe_value(&pr, values[i]);
 		}
