@@ -1,10 +1,11 @@
 /*
  * Multi-index hashing blocks: the 64 bits are split into m contiguous blocks of 64/m bits (the
- * first 64 % m blocks one bit longer). Two hashes within distance k differ in at most floor(k/m)
- * bits on at least one block (pigeonhole), so a radius query needs only the block values within
- * floor(k/m) bits of the query's blocks. Plain C, shared by the simhash_mih access method (2..4
- * sorted tables), the GIN operator class simhash_mih_ops (3..8 blocks, SH_MIH_*_BLOCKS), the
- * all-pairs job (any count from 1 to 64) and the core tests.
+ * first 64 % m blocks one bit longer). Two hashes within distance k differ in at most t_j bits on
+ * at least one block j whenever sum_j (t_j + 1) > k (pigeonhole; t_j = floor(k/m) is the classic
+ * choice), so a radius query needs only the block values within t_j bits of the query's block j:
+ * sh_mih_radius_levels picks the cheapest such levels. Plain C, shared by the simhash_mih access
+ * method (2..6 sorted tables), the GIN operator class simhash_mih_ops (3..8 blocks,
+ * SH_MIH_*_BLOCKS), the all-pairs job (any count from 1 to 64) and the core tests.
  *
  * A GIN key packs (block number, block value) into a non-negative int32: number << 24 | value
  * (a block of the GIN class has at most 22 bits).
@@ -12,6 +13,7 @@
 #ifndef SIMHASH_MIH_BLOCKS_H
 #define SIMHASH_MIH_BLOCKS_H
 
+#include <math.h>
 #include <stdint.h>
 
 /* The block counts of the GIN operator class. */
@@ -92,9 +94,68 @@ sh_mih_rotate_block_to_top(uint64_t h, int m, int block)
 }
 
 /*
+ * The modelled cost of probing a table of n rows by its len-bit block through the given level
+ * (-1: not at all): each block value within level bits is a probe costing probe_cost, plus a
+ * comparison for each of the n / 2^len rows that share it.
+ */
+static inline double
+sh_mih_level_cost(int len, int level, double probe_cost, double n)
+{
+	if (level < 0)
+		return 0;
+	return sh_mih_neighbourhood_size(len, level) * (probe_cost + n / (double) (UINT64_C(1) << len));
+}
+
+/*
+ * The cheapest levels (sh_mih_level_cost) for a radius query over m blocks: levels[j] for each
+ * block, with sum_j (levels[j] + 1) > radius so that every hash within radius is found on some
+ * block; -1 leaves a block out. Radius 3 on three blocks needs levels 1, 0, 0 (24 or 25 values),
+ * not the classic 1, 1, 1 (67). Dynamic programming over the blocks; radius 0..63, m up to
+ * SH_MIH_MAX_BLOCKS. Returns the cost.
+ */
+static inline double
+sh_mih_radius_levels(int m, int radius, double probe_cost, double n, int *levels)
+{
+	const int	need = radius + 1;
+	/* best[j][s]: the cheapest way for blocks j.. to add s to the sum; choice[j][s]: its level */
+	double		best[SH_MIH_MAX_BLOCKS + 1][65];
+	int			choice[SH_MIH_MAX_BLOCKS][65];
+
+	for (int s = 0; s <= need; s++)
+		best[m][s] = s == 0 ? 0 : HUGE_VAL;
+	for (int j = m - 1; j >= 0; j--)
+	{
+		int			len = sh_mih_block_len(m, j);
+
+		for (int s = 0; s <= need; s++)
+		{
+			best[j][s] = HUGE_VAL;
+			choice[j][s] = -1;
+			for (int t = -1; t < s && t <= len; t++)
+			{
+				double		c = sh_mih_level_cost(len, t, probe_cost, n) + best[j + 1][s - (t + 1)];
+
+				if (c < best[j][s])
+				{
+					best[j][s] = c;
+					choice[j][s] = t;
+				}
+			}
+		}
+	}
+	for (int j = 0, s = need; j < m; j++)
+	{
+		levels[j] = choice[j][s];
+		s -= levels[j] + 1;
+	}
+	return best[0][need];
+}
+
+/*
  * The table count with the lowest modelled probe cost for n rows, between min_m and max_m.
  * Each probe of a block value costs a page visit (~200 entry comparisons); it then compares the
- * n / 2^len entries sharing that block value. Averaged over the radii 3, 5 and 8.
+ * n / 2^len entries sharing that block value. Summed over the radii 3, 5 and 8, each probed at
+ * its cheapest levels.
  */
 static inline int
 sh_mih_tables_for_rows(double n, int min_m, int max_m)
@@ -107,15 +168,10 @@ sh_mih_tables_for_rows(double n, int min_m, int max_m)
 	for (int m = min_m; m <= max_m; m++)
 	{
 		double		cost = 0;
+		int			levels[SH_MIH_MAX_BLOCKS];
 
 		for (unsigned i = 0; i < sizeof(radii) / sizeof(radii[0]); i++)
-			for (int b = 0; b < m; b++)
-			{
-				int			len = sh_mih_block_len(m, b);
-
-				cost += sh_mih_neighbourhood_size(len, radii[i] / m) *
-					(probe_cost + n / (double) (UINT64_C(1) << len));
-			}
+			cost += sh_mih_radius_levels(m, radii[i], probe_cost, n, levels);
 		if (m == min_m || cost < best_cost)
 		{
 			best_m = m;

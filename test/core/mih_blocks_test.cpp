@@ -86,3 +86,77 @@ TEST(MihBlocks, TableCountFromRowCount)
     // Four tables probe one value per table at k = 3 and win the model when allowed.
     EXPECT_EQ(sh_mih_tables_for_rows(1e6, 2, 4), 4);
 }
+
+// The generalized pigeonhole the radius levels rely on: hashes within k agree within levels[j]
+// bits on some block j, for every block count and radius (the worst case: the k flipped bits
+// spread so that each block gets as many as it can without being found).
+TEST(MihBlocks, RadiusLevelsFindEveryHashWithinK)
+{
+    std::mt19937_64 rng(11);
+    for (int m = 2; m <= SH_MIH_MAX_BLOCKS; ++m)
+        for (int k = 0; k < 64; ++k) {
+            int levels[SH_MIH_MAX_BLOCKS];
+            sh_mih_radius_levels(m, k, 400.0, 1e6, levels);
+            int sum = 0;
+            for (int j = 0; j < m; ++j) {
+                ASSERT_GE(levels[j], -1);
+                ASSERT_LE(levels[j], sh_mih_block_len(m, j));
+                sum += levels[j] + 1;
+            }
+            ASSERT_GT(sum, k) << "m=" << m << " k=" << k;
+            // Hashes that dodge every block's level as long as the bits allow: none may be
+            // within k unless found.
+            for (int trial = 0; trial < 20; ++trial) {
+                uint64_t q = rng(), x = q;
+                int flipped = 0;
+                for (int j = 0; j < m && flipped < k; ++j) {
+                    int want = std::min(levels[j] + 1, sh_mih_block_len(m, j));
+                    for (int i = 0; i < want && flipped < k; ++i, ++flipped)
+                        x ^= 1ULL << (sh_mih_block_start(m, j) + i);
+                }
+                bool met = false;
+                for (int j = 0; j < m && !met; ++j)
+                    met = sh_popcount64(sh_mih_block_value(q, m, j) ^ sh_mih_block_value(x, m, j)) <= levels[j];
+                ASSERT_TRUE(met) << "m=" << m << " k=" << k;
+            }
+        }
+}
+
+// The levels are the cheapest: against every combination of levels for small cases, and never
+// dearer than the classic floor(k/m) on every block.
+TEST(MihBlocks, RadiusLevelsAreTheCheapest)
+{
+    for (int m = 2; m <= 4; ++m)
+        for (int k = 0; k <= 10; ++k)
+            for (double n : {0.0, 1e6, 1e8}) {
+                int levels[SH_MIH_MAX_BLOCKS];
+                double cost = sh_mih_radius_levels(m, k, 400.0, n, levels);
+                double classic = 0;
+                for (int j = 0; j < m; ++j)
+                    classic += sh_mih_level_cost(sh_mih_block_len(m, j), k / m, 400.0, n);
+                EXPECT_LE(cost, classic);
+                double chosen = 0;
+                for (int j = 0; j < m; ++j)
+                    chosen += sh_mih_level_cost(sh_mih_block_len(m, j), levels[j], 400.0, n);
+                EXPECT_DOUBLE_EQ(chosen, cost);
+                double cheapest = HUGE_VAL;
+                std::vector<int> t(size_t(m), -1);
+                for (;;) {
+                    int sum = 0;
+                    double c = 0;
+                    for (int j = 0; j < m; ++j) {
+                        sum += t[size_t(j)] + 1;
+                        c += sh_mih_level_cost(sh_mih_block_len(m, j), t[size_t(j)], 400.0, n);
+                    }
+                    if (sum > k) cheapest = std::min(cheapest, c);
+                    int j = 0;
+                    while (j < m && ++t[size_t(j)] > k) t[size_t(j++)] = -1;
+                    if (j == m) break;
+                }
+                EXPECT_DOUBLE_EQ(cost, cheapest) << "m=" << m << " k=" << k << " n=" << n;
+            }
+    // Radius 3 on the default three tables: one table at level 1, two at level 0.
+    int levels[SH_MIH_MAX_BLOCKS];
+    EXPECT_DOUBLE_EQ(sh_mih_radius_levels(3, 3, 1.0, 0.0, levels), 24.0);
+    EXPECT_EQ(levels[0] + levels[1] + levels[2], 1);
+}

@@ -6,7 +6,6 @@
 #include "mih_am_probe.h"
 
 #include "miscadmin.h"
-#include "utils/float.h"
 
 #include "mih_blocks.h"
 
@@ -256,19 +255,11 @@ mih_block_values(uint32 value, int len, int r, bool exactly, uint32 *out)
 	return n;
 }
 
-/*
- * The cost of probing table j through the given level (-1: not at all): one probe per block value
- * within level bits of the query's, and the rows that share each value.
- */
+/* The cost of probing table j through the given level (-1: not at all), in entry comparisons. */
 double
 mih_level_cost(const MihMeta *meta, int j, int level)
 {
-	int			len = sh_mih_block_len(meta->ntables, j);
-
-	if (level < 0)
-		return 0;
-	return sh_mih_neighbourhood_size(len, level) *
-		(COST_PROBE + (double) meta->nrows / (double) (UINT64_C(1) << len));
+	return sh_mih_level_cost(sh_mih_block_len(meta->ntables, j), level, COST_PROBE, (double) meta->nrows);
 }
 
 /* The cost of a pass: every row of table 0 and the pending chain, table 0's pages in order. */
@@ -278,47 +269,12 @@ mih_pass_cost(const MihMeta *meta)
 	return (double) (meta->nrows + meta->npending) + COST_PAGE * meta->table_pages[0];
 }
 
-/*
- * The cheapest levels that find every row within radius bits: a row missed by every table is more
- * than levels[j] bits away on each block j, so sum_j (levels[j] + 1) > radius finds them all
- * (the pigeonhole principle, generalized: with m tables at level radius / m it is the classic
- * rule, but radius 3 on three tables needs levels 1, 0, 0, not 1, 1, 1). Chosen by dynamic
- * programming over the tables; returns the cost (mih_level_cost).
- */
+/* The cheapest levels that find every row within radius bits (sh_mih_radius_levels); their cost. */
 double
 mih_radius_levels(const MihMeta *meta, int radius, int *levels)
 {
-	int			m = meta->ntables;
-	int			need = radius + 1;
-	/* best[j][s]: the cheapest way for tables j.. to add s to the sum; choice[j][s]: its level */
-	double		best[MIH_MAX_TABLES + 1][66];
-	int			choice[MIH_MAX_TABLES][66];
-
 	Assert(radius >= 0 && radius < 64);
-	for (int s = 0; s <= need; s++)
-		best[m][s] = s == 0 ? 0 : get_float8_infinity();
-	for (int j = m - 1; j >= 0; j--)
-		for (int s = 0; s <= need; s++)
-		{
-			best[j][s] = get_float8_infinity();
-			choice[j][s] = -1;
-			for (int t = -1; t < s && t <= sh_mih_block_len(m, j); t++)
-			{
-				double		c = mih_level_cost(meta, j, t) + best[j + 1][s - (t + 1)];
-
-				if (c < best[j][s])
-				{
-					best[j][s] = c;
-					choice[j][s] = t;
-				}
-			}
-		}
-	for (int j = 0, s = need; j < m; j++)
-	{
-		levels[j] = choice[j][s];
-		s -= levels[j] + 1;
-	}
-	return best[0][need];
+	return sh_mih_radius_levels(meta->ntables, radius, COST_PROBE, (double) meta->nrows, levels);
 }
 
 /*

@@ -2,9 +2,10 @@
  * GIN operator class simhash_mih_ops: exact radius search by multi-index hashing.
  *
  * Each hash is indexed under one key per block (see src/core/mih_blocks.h). A query
- * sh <@ hamming_ball(q, k) looks up, on every block, the keys of all block values within
- * floor(k/m) bits of q's block; by the pigeonhole principle every hash within k is under one of
- * them. GIN returns candidates, and the executor's recheck of <@ keeps exactly the answers.
+ * sh <@ hamming_ball(q, k) looks up, on each block j, the keys of all block values within t_j bits
+ * of q's block, with the fewest keys such that sum_j (t_j + 1) > k; by the pigeonhole principle
+ * every hash within k is under one of them. GIN returns candidates, and the executor's recheck of
+ * <@ keeps exactly the answers.
  * When the enumeration would be too large (large k), the scan reads the whole index instead:
  * slower, never wrong.
  */
@@ -73,8 +74,8 @@ simhash_mih_extract_query(PG_FUNCTION_ARGS)
 	StrategyNumber strategy = PG_GETARG_UINT16(2);
 	int32	   *search_mode = (int32 *) PG_GETARG_POINTER(6);
 	int			m = blocks_of(fcinfo);
-	int			r;
-	double		total = 0;
+	int			levels[SH_MIH_MAX_BLOCKS];
+	double		total;
 	int32	   *keys;
 	int			n = 0;
 	Datum	   *datums;
@@ -84,11 +85,15 @@ simhash_mih_extract_query(PG_FUNCTION_ARGS)
 	*nkeys = 0;
 	if (ball->radius < 0)
 		PG_RETURN_POINTER(NULL);	/* no keys in default mode: nothing matches */
+	if (ball->radius >= 64)
+	{
+		*search_mode = GIN_SEARCH_MODE_ALL;
+		PG_RETURN_POINTER(NULL);
+	}
 
-	r = ball->radius / m;
-	for (int b = 0; b < m; b++)
-		total += sh_mih_neighbourhood_size(sh_mih_block_len(m, b), r);
-	if (ball->radius >= 64 || total > MAX_QUERY_KEYS)
+	/* Each key is one posting list to read: count keys, not rows. */
+	total = sh_mih_radius_levels(m, ball->radius, 1.0, 0.0, levels);
+	if (total > MAX_QUERY_KEYS)
 	{
 		*search_mode = GIN_SEARCH_MODE_ALL;
 		PG_RETURN_POINTER(NULL);
@@ -96,8 +101,9 @@ simhash_mih_extract_query(PG_FUNCTION_ARGS)
 
 	keys = palloc(sizeof(int32) * (size_t) total);
 	for (int b = 0; b < m; b++)
-		n = sh_mih_neighbour_keys(b, sh_mih_block_len(m, b), sh_mih_block_value(ball->center, m, b),
-								  r, 0, keys, n);
+		if (levels[b] >= 0)
+			n = sh_mih_neighbour_keys(b, sh_mih_block_len(m, b), sh_mih_block_value(ball->center, m, b),
+									  levels[b], 0, keys, n);
 	datums = palloc(sizeof(Datum) * n);
 	for (int i = 0; i < n; i++)
 		datums[i] = Int32GetDatum(keys[i]);
