@@ -62,6 +62,9 @@ def make_tables():
     # both indexes on one table: the planner chooses between them, or ANDs and ORs their bitmaps
     t.append(Table("dup_mg", "dup", "mih+gist"))
     t.append(Table("dml_m", "dml", "simhash_mih", with_opts=" WITH (blocks = 2)"))
+    # key tables: answers confirmed in table 0, rewritten by the merges the DML epochs cause
+    t.append(Table("dml_c", "dml", "simhash_mih", with_opts=" WITH (compact = on)"))
+    t.append(Table("dup_c", "dup", "simhash_mih", with_opts=" WITH (blocks = 5, compact = on)"))
     t.append(Table("dml_g", "dml", "gist"))
     t.append(Table("tmp_m", "tmp", "simhash_mih", temp=True, with_opts=" WITH (blocks = 3)"))
     t.append(Table("tmp_g", "tmp", "gist", temp=True))

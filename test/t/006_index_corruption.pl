@@ -1,6 +1,7 @@
 # A damaged simhash_mih index fails fast and clearly: with the server stopped, the index file is
 # damaged in one way at a time (a chain that loops, a link past the end, a wrong magic number, a
-# table page of another kind, a directory page that claims too many entries, a truncated file).
+# table page of another kind, a directory page that claims too many entries, a truncated file, key
+# pages of a compact index whose header claims more values than fit).
 # Every operation then either still works or ends with index_corrupted (XX002) naming the index
 # and hinting REINDEX — never another error, a hang (statement_timeout is the fence), or a crash —
 # and the operations that must read the damaged part do end with XX002. REINDEX repairs it.
@@ -14,7 +15,9 @@ use constant BLCKSZ => 8192;
 # Page layout (src/pg/index_am/mih_am.h): the opaque (kind u16, nitems u16, next u32) ends the
 # page; the meta page's fields start after the 24-byte page header.
 use constant { OPAQUE => BLCKSZ - 8, META_MAGIC => 24, META_PENDING_HEAD => 88 };
-use constant { KIND_TABLE0 => 2, KIND_FENCE => 4, KIND_PENDING => 5, KIND_FREE => 6 };
+use constant { KIND_TABLE0 => 2, KIND_FENCE => 4, KIND_PENDING => 5, KIND_FREE => 6, KIND_KEYS => 8 };
+# A key page (src/pg/index_am/mih_am_keys.h) begins with first (u32) and nvalues (u16).
+use constant KEYS_NVALUES => 28;
 
 my $node = PostgreSQL::Test::Cluster->new('corruption');
 $node->init;
@@ -31,9 +34,10 @@ my $file;
 
 sub build
 {
-    $node->safe_psql('postgres', q{
+    my ($with) = @_;
+    $node->safe_psql('postgres', qq{
         DROP INDEX IF EXISTS t_mih;
-        CREATE INDEX t_mih ON t USING simhash_mih (sh);
+        CREATE INDEX t_mih ON t USING simhash_mih (sh) $with;
         INSERT INTO t SELECT 100000 + g, ('x' || substr(md5((100000 + g)::text), 1, 16))::bit(64)::simhash
             FROM generate_series(1, 1500) g;  -- pending rows: a chain of several pages
         DELETE FROM t WHERE id > 100000;
@@ -77,6 +81,8 @@ sub first_of_kind
 my %ops = (
     radius => q{SET enable_seqscan = off; SET enable_bitmapscan = off;
                 SELECT count(*) FROM t WHERE hamming(sh, 'ffffffff00000000') <= 20},
+    radius_probing => q{SET enable_seqscan = off; SET enable_bitmapscan = off;
+                SELECT count(*) FROM t WHERE hamming(sh, 'ffffffff00000000') <= 5},
     knn => q{SET enable_seqscan = off; SELECT id FROM t ORDER BY sh <-> '0123456789abcdef' LIMIT 5},
     keyless => q{SET enable_seqscan = off; SELECT count(*) FROM t},
     insert => q{INSERT INTO t VALUES (-1, 'abcdef0123456789'), (-2, NULL)},
@@ -119,12 +125,18 @@ my @cases = (
     [ 'the file truncated to its first pages', sub {
         truncate($file, 3 * BLCKSZ) or die "truncate: $!";
       }, [qw(radius knn keyless vacuum check)] ],
+    [ 'key pages claiming more block values than fit', sub {
+        for my $b (1 .. blocks() - 1)
+        {
+            write_at($b * BLCKSZ + KEYS_NVALUES, pack('S', 60000)) if kind_of($b) == KIND_KEYS;
+        }
+      }, [qw(radius_probing check)], 'WITH (compact = on)' ],
 );
 
 for my $case (@cases)
 {
-    my ($what, $damage, $must_fail) = @$case;
-    build();
+    my ($what, $damage, $must_fail, $with) = @$case;
+    build($with // '');
     $node->stop;
     $damage->();
     $node->start;

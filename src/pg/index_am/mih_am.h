@@ -6,7 +6,9 @@
  * logs exactly them):
  *   block 0                 meta page
  *   table 0 pages           (hash, tid) of every row, sorted by block 0 of the hash
- *   table 1 .. m-1 pages    (hash, ordinal in table 0), sorted by block j of the hash
+ *   table 1 .. m-1 pages    (hash, ordinal in table 0), sorted by block j of the hash; in a
+ *                           compact index (WITH (compact = on)) the distinct 4-byte keys of the
+ *                           rows grouped by block j instead (mih_am_keys.h)
  *   fence pages             per table, a chain of (block value of the page's first entry, page)
  *                           for each of its pages in order: the table's directory
  *   pending pages           (hash, tid) inserted since the tables were written, unsorted, a chain
@@ -49,6 +51,7 @@
 #define MIH_PAGE_PENDING	5
 #define MIH_PAGE_FREE		6
 #define MIH_PAGE_NULLS		7
+#define MIH_PAGE_KEYS		8	/* tables 1..m-1 of a compact index */
 
 typedef struct MihPageOpaque
 {
@@ -86,7 +89,7 @@ typedef struct MihMeta
 	uint32		version;
 	uint64		build_id;		/* changes whenever the sorted tables are written anew */
 	int32		ntables;		/* m */
-	uint32		unused;
+	uint32		flags;			/* MIH_FLAG_*: zero in indexes built before there were flags */
 	uint64		nrows;			/* entries in each sorted table, dead ones included */
 	uint32		table_pages[MIH_FIRST_TABLES];	/* use mih_table_pages() */
 	BlockNumber fence_head[MIH_FIRST_TABLES];	/* use mih_fence_head() */
@@ -102,6 +105,8 @@ typedef struct MihMeta
 	uint32		more_table_pages[MIH_MAX_TABLES - MIH_FIRST_TABLES];
 	BlockNumber more_fence_head[MIH_MAX_TABLES - MIH_FIRST_TABLES];
 } MihMeta;
+
+#define MIH_FLAG_COMPACT	1	/* tables 1..m-1 are key tables */
 
 #define MihPageGetMeta(page)	((MihMeta *) PageGetContents(page))
 
@@ -137,6 +142,7 @@ typedef struct MihOptions
 {
 	int32		vl_len_;		/* varlena header (do not touch directly!) */
 	int			blocks;			/* 0: chosen from the row count at build */
+	bool		compact;		/* key tables (MIH_FLAG_COMPACT) at the next build or merge */
 } MihOptions;
 
 /* The directory of every table of one build, read from the fence pages and kept in rd_amcache. */
@@ -190,13 +196,15 @@ extern void mih_free_page(Relation index, BlockNumber blkno);
 
 /* mih_am_tables.c */
 extern void mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, int m,
-							 MihMeta *meta);
+							 bool compact, MihMeta *meta);
+extern uint64 *mih_key_items(const uint64 *hashes, Size n, int m, int j, Size *nitems);
 
 /* mih_am_merge.c */
 extern bool mih_merge_pending(Relation index);
 
 /* mih_am_build.c */
 extern int mih_tables_for(Relation index, Size nrows);
+extern bool mih_compact_for(Relation index);
 extern IndexBuildResult *mih_build(Relation heap, Relation index, IndexInfo *info);
 extern void mih_buildempty(Relation index);
 

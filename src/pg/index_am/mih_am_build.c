@@ -67,6 +67,15 @@ mih_tables_for(Relation index, Size nrows)
 	return sh_mih_tables_for_rows((double) nrows, MIH_MIN_TABLES, 3);
 }
 
+/* The "compact" option: key tables for tables 1..m-1 (mih_am_keys.h). */
+bool
+mih_compact_for(Relation index)
+{
+	MihOptions *opts = (MihOptions *) index->rd_options;
+
+	return opts && opts->compact;
+}
+
 /*
  * Writes the NULL chain of a new index: full pages written last to first, so each page knows the
  * next one; the tail (the first written, the only one with room) is where inserts go.
@@ -149,7 +158,8 @@ mih_build(Relation heap, Relation index, IndexInfo *info)
 	write_meta(index, meta_buf, &meta);
 	LockBuffer(meta_buf, BUFFER_LOCK_UNLOCK);
 
-	mih_write_tables(index, st.hashes, st.tids, st.n, mih_tables_for(index, st.n), &meta);
+	mih_write_tables(index, st.hashes, st.tids, st.n, mih_tables_for(index, st.n), mih_compact_for(index),
+					 &meta);
 	write_null_chain(index, st.null_tids, st.nnulls, &meta);
 
 	LockBuffer(meta_buf, BUFFER_LOCK_EXCLUSIVE);

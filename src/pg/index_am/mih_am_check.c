@@ -1,11 +1,12 @@
 /*
  * simhash_mih_check(index): verifies the invariants a simhash_mih index relies on and reports its
  * shape. Each table is sorted by its block, its directory matches its pages, every row of table 0
- * appears exactly once in every other table with the same hash, and the pending and NULL chains
- * are sound.
+ * appears exactly once in every other table with the same hash (a key table holds exactly the
+ * distinct keys of table 0's rows), and the pending and NULL chains are sound.
  * A violation is an index_corrupted error naming the page.
  */
 #include "mih_am.h"
+#include "mih_am_keys.h"
 
 #include "access/genam.h"
 #include "access/relation.h"
@@ -118,6 +119,58 @@ check_tablej(Relation index, const MihMeta *meta, const MihDirectory *dir, int j
 }
 
 /*
+ * Key table j (a compact index): its pages' offsets in order, each page starting where the
+ * directory says, and its keys, in order, exactly the distinct keys of table 0's rows.
+ */
+static void
+check_keys(Relation index, const MihMeta *meta, const MihDirectory *dir, int j, const uint64 *hashes)
+{
+	Size		nexpected;
+	uint64	   *expected = mih_key_items(hashes, meta->nrows, meta->ntables, j, &nexpected);
+	Size		n = 0;
+	PGAlignedBlock copy;
+	MihWalk		walk;
+
+	mih_walk_start(&walk, index);
+	for (uint32 p = 0; p < dir->pages[j]; p++)
+	{
+		BlockNumber blkno = dir->blocks[j][p];
+		Page		page = copy_page(&walk, blkno, false, MIH_PAGE_KEYS, &copy);
+		const MihKeyPage *kp = MihKeyPageHeader(page);
+		bool		sparse = (kp->flags & MIH_KEYS_SPARSE) != 0;
+		const uint32 *values = mih_key_page_values(page);
+		const uint16 *starts = mih_key_page_starts(page);
+		const uint32 *keys = mih_key_page_keys(page);
+		int			nkeys = MihPageGetOpaque(page)->nitems;
+
+		CHECK_FOR_INTERRUPTS();
+		if (MihPageGetOpaque(page)->next != MihBuildTag(meta->build_id))
+			mih_corrupt(index, blkno, "table %d page %u is of another build", j, p);
+		if (nkeys == 0 || kp->first != dir->first_values[j][p] || starts[0] != 0 ||
+			starts[kp->nvalues] != nkeys || (sparse && values[0] != kp->first))
+			mih_corrupt(index, blkno, "key page %u of table %d does not begin or end as its header says", p, j);
+		for (int v = 0; v < kp->nvalues; v++)
+		{
+			uint32		value = sparse ? values[v] : kp->first + (uint32) v;
+
+			if (starts[v] > starts[v + 1] || (sparse && (starts[v] == starts[v + 1] ||
+														 (v > 0 && values[v - 1] >= value))))
+				mih_corrupt(index, blkno, "key page %u of table %d is out of order at value %d", p, j, v);
+			for (int i = starts[v]; i < starts[v + 1]; i++, n++)
+				if (n >= nexpected || expected[n] != (((uint64) value << 32) | keys[i]))
+					mih_corrupt(index, blkno, "key table %d differs from table 0's rows at key %d of page %u",
+								j, i, p);
+		}
+		if (!sparse && starts[0] == starts[1])
+			mih_corrupt(index, blkno, "key page %u of table %d has no key of its first value", p, j);
+	}
+	if (n != nexpected)
+		mih_corrupt(index, MIH_META_BLKNO, "key table %d holds %lu keys, table 0's rows have %lu", j,
+				(unsigned long) n, (unsigned long) nexpected);
+	pfree(expected);
+}
+
+/*
  * Finds the table of the index to check and makes sure the caller may read it, before any lock is
  * taken (as amcheck does): a role without rights on a table learns nothing of it, and cannot make
  * anyone wait. Returns the table's OID.
@@ -191,7 +244,10 @@ simhash_mih_check(PG_FUNCTION_ARGS)
 	dir = mih_directory(index, &meta);
 	hashes = check_table0(index, &meta, dir, &live);
 	for (int j = 1; j < meta.ntables; j++)
-		check_tablej(index, &meta, dir, j, hashes);
+		if (meta.flags & MIH_FLAG_COMPACT)
+			check_keys(index, &meta, dir, j, hashes);
+		else
+			check_tablej(index, &meta, dir, j, hashes);
 	mih_walk_start(&walk, index);
 	for (BlockNumber blkno = meta.pending_head; blkno != InvalidBlockNumber;)
 	{

@@ -1,6 +1,6 @@
 /*
- * The simhash_mih index access method: its handler, the "blocks" option, operator class
- * validation and cost estimate. The pages, build, insert, scan and vacuum live in mih_am_*.c.
+ * The simhash_mih index access method: its handler, the "blocks" and "compact" options, operator
+ * class validation and cost estimate. The pages, build, insert, scan and vacuum live in mih_am_*.c.
  */
 #include "mih_am.h"
 
@@ -35,6 +35,10 @@ mih_init_reloptions(void)
 	add_int_reloption(mih_relopt_kind, "blocks",
 					  "number of blocks, and of sorted tables, the 64 bits are split into (2..6)",
 					  0, MIH_MIN_TABLES, MIH_MAX_TABLES, AccessExclusiveLock);
+	add_bool_reloption(mih_relopt_kind, "compact",
+					   "tables 1..m-1 hold 4-byte keys instead of (hash, row) entries: a smaller index, "
+					   "nearest neighbours read table 0",
+					   false, AccessExclusiveLock);
 }
 
 static bytea *
@@ -42,6 +46,7 @@ mih_options(Datum reloptions, bool validate)
 {
 	static const relopt_parse_elt tab[] = {
 		{"blocks", RELOPT_TYPE_INT, offsetof(MihOptions, blocks)},
+		{"compact", RELOPT_TYPE_BOOL, offsetof(MihOptions, compact)},
 	};
 
 	return (bytea *) build_reloptions(reloptions, validate, mih_relopt_kind,

@@ -243,8 +243,10 @@ chain_rows(void *arg, Page page, uint16 kind)
 	}
 }
 
-/* The cost of probing table j at the given level: its block values that far, each a probe. */
-/* The table whose next level is cheapest to probe, or -1 if every table is probed through. */
+/*
+ * The table whose next level is cheapest to probe, or -1 if every table is probed through. Key
+ * tables (a compact index) give no distances, so only table 0 has levels there; passes do the rest.
+ */
 static int
 knn_next_table(const MihMeta *meta, const int *levels, double *cost)
 {
@@ -254,7 +256,7 @@ knn_next_table(const MihMeta *meta, const int *levels, double *cost)
 	{
 		double		c;
 
-		if (levels[j] >= sh_mih_block_len(meta->ntables, j))
+		if (levels[j] >= sh_mih_block_len(meta->ntables, j) || mih_is_key_table(meta, j))
 			continue;
 		c = mih_level_cost(meta, j, levels[j] + 1) - mih_level_cost(meta, j, levels[j]);
 		if (best < 0 || c < *cost)

@@ -129,7 +129,8 @@ mih_merge_pending(Relation index)
 	}
 
 	fresh = meta;
-	mih_write_tables(index, rows.hashes, rows.tids, rows.n, mih_tables_for(index, rows.n), &fresh);
+	mih_write_tables(index, rows.hashes, rows.tids, rows.n, mih_tables_for(index, rows.n),
+					 mih_compact_for(index), &fresh);
 	fresh.pending_head = InvalidBlockNumber;
 	fresh.pending_tail = InvalidBlockNumber;
 	fresh.npending = 0;

@@ -3,6 +3,7 @@
  * pages first), the meta page, and the tables' directory. Every change goes through generic WAL.
  */
 #include "mih_am.h"
+#include "mih_am_keys.h"
 
 #include "miscadmin.h"
 #include "storage/indexfsm.h"
@@ -70,6 +71,17 @@ mih_check_items(Relation index, BlockNumber blkno, Page page)
 			break;
 		case MIH_PAGE_FENCE:
 			capacity = MIH_FENCES_PER_PAGE;
+			break;
+		case MIH_PAGE_KEYS:
+			{
+				const MihKeyPage *kp = MihKeyPageHeader(page);
+
+				if ((opaque->nitems > 0 && kp->nvalues == 0) ||
+					!mih_key_page_fits(kp->nvalues, (kp->flags & MIH_KEYS_SPARSE) != 0, opaque->nitems))
+					mih_corrupt(index, blkno, "a key page's %u values and %u keys do not fit it",
+								kp->nvalues, opaque->nitems);
+				capacity = MIH_KEYS_PER_PAGE;
+			}
 			break;
 		case MIH_PAGE_META:
 		case MIH_PAGE_FREE:
@@ -202,6 +214,8 @@ mih_validate_meta(Relation index, const MihMeta *meta)
 				 errhint("REINDEX the index: an index of an older layout, or a damaged one, is rebuilt by it.")));
 	if (meta->ntables < MIH_MIN_TABLES || meta->ntables > MIH_MAX_TABLES)
 		mih_corrupt(index, MIH_META_BLKNO, "the meta page names %d tables", meta->ntables);
+	if (meta->flags & ~MIH_FLAG_COMPACT)
+		mih_corrupt(index, MIH_META_BLKNO, "the meta page has unknown flags %x", meta->flags);
 	if (meta->nrows > (uint64) meta->table_pages[0] * MIH_ROWS_PER_PAGE)
 		mih_corrupt(index, MIH_META_BLKNO, "the meta page counts %lu rows in %u pages of table 0",
 					(unsigned long) meta->nrows, meta->table_pages[0]);

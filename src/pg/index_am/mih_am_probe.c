@@ -4,6 +4,7 @@
  * NULL chains.
  */
 #include "mih_am_probe.h"
+#include "mih_am_keys.h"
 
 #include "miscadmin.h"
 
@@ -29,10 +30,18 @@ mih_probe_begin(MihProbe *pr, Relation index, const MihMeta *meta, MihMatchFn ma
 	mih_walk_start(&pr->walk, index);
 	pr->stale = false;
 	pr->match = match;
+	pr->key_match = NULL;
 	pr->arg = arg;
 	pr->query = 0;
 	pr->within = 64;
 	mih_probe_table(pr, 0);
+}
+
+/* True if table j of the index is a key table (a compact index's tables 1..m-1). */
+bool
+mih_is_key_table(const MihMeta *meta, int j)
+{
+	return j > 0 && (meta->flags & MIH_FLAG_COMPACT) != 0;
 }
 
 void
@@ -63,7 +72,8 @@ mih_probe_visit(MihProbe *pr, int table, uint32 p)
 {
 	BlockNumber blkno = pr->dir->blocks[table][p];
 	Buffer	   *recent = &pr->dir->recent[table][p];
-	uint16		kind = table == 0 ? MIH_PAGE_TABLE0 : MIH_PAGE_TABLEJ;
+	uint16		kind = table == 0 ? MIH_PAGE_TABLE0 :
+		mih_is_key_table(pr->meta, table) ? MIH_PAGE_KEYS : MIH_PAGE_TABLEJ;
 	Page		page;
 
 	if (BufferIsValid(pr->buffer) && BufferGetBlockNumber(pr->buffer) != blkno)
@@ -164,25 +174,120 @@ first_at_least(const MihProbe *pr, const uint64 *hashes, int n, uint32 v, uint32
 	return hi;
 }
 
-/* Calls pr->match for every entry of table pr->table whose block equals v. */
+/* The first of the n sorted values that is >= v (n if none). */
+static uint32
+lower_bound(const uint32 *values, uint32 n, uint32 v)
+{
+	uint32		lo = 0,
+				hi = n;
+
+	while (lo < hi)
+	{
+		uint32		mid = lo + (hi - lo) / 2;
+
+		if (values[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The first page of table pr->table whose first block value is >= v (v may also end the one before). */
+static uint32
+first_page_from(const MihProbe *pr, uint32 v)
+{
+	return lower_bound(pr->dir->first_values[pr->table], pr->dir->pages[pr->table], v);
+}
+
+/*
+ * The keys of block value v on key page p of table pr->table: key[*a] .. key[*b - 1]. Returns the
+ * page's last block value.
+ */
+static uint32
+key_run(const MihProbe *pr, uint32 p, Page page, uint32 v, int *a, int *b)
+{
+	const MihKeyPage *kp = MihKeyPageHeader(page);
+	const uint16 *starts = mih_key_page_starts(page);
+	int			nkeys = MihPageGetOpaque(page)->nitems;
+	int			i;
+	uint32		last;
+
+	*a = *b = 0;
+	if (kp->nvalues == 0)
+		return kp->first;
+	if (kp->flags & MIH_KEYS_SPARSE)
+	{
+		const uint32 *values = mih_key_page_values(page);
+
+		last = values[kp->nvalues - 1];
+		i = (int) lower_bound(values, kp->nvalues, v);
+		if (i == kp->nvalues || values[i] != v)
+			return last;
+	}
+	else
+	{
+		last = kp->first + kp->nvalues - 1;
+		if (v < kp->first || v > last)
+			return last;
+		i = (int) (v - kp->first);
+	}
+	if (starts[i] > starts[i + 1] || starts[i + 1] > nkeys)
+		mih_corrupt(pr->index, pr->dir->blocks[pr->table][p], "the key offsets of block value %u are out of order", v);
+	*a = starts[i];
+	*b = starts[i + 1];
+	return last;
+}
+
+/* Calls pr->key_match for every key of key table pr->table whose block equals v. */
+static void
+probe_keys(MihProbe *pr, uint32 v)
+{
+	const uint32 *fences = pr->dir->first_values[pr->table];
+	uint32		npages = pr->dir->pages[pr->table];
+	uint32		lo = first_page_from(pr, v);
+
+	Assert(pr->key_match != NULL);
+	for (uint32 p = lo > 0 ? lo - 1 : 0; p < npages; p++)
+	{
+		Page		page;
+		const uint32 *keys;
+		int			a,
+					b;
+		uint32		last;
+
+		if (p >= lo && fences[p] > v)
+			break;
+		page = mih_probe_visit(pr, pr->table, p);
+		if (page == NULL)
+			return;
+		keys = mih_key_page_keys(page);
+		last = key_run(pr, p, page, v, &a, &b);
+		for (int i = a; i < b; i++)
+			pr->key_match(pr, v, keys[i]);
+		LockBuffer(pr->buffer, BUFFER_LOCK_UNLOCK);
+		if (last > v)
+			break;
+	}
+}
+
+/*
+ * Calls pr->match for every entry of table pr->table whose block equals v (or pr->key_match for
+ * every key, on a key table).
+ */
 void
 mih_probe_value(MihProbe *pr, uint32 v)
 {
 	const uint32 *fences = pr->dir->first_values[pr->table];
 	uint32		npages = pr->dir->pages[pr->table];
-	uint32		lo = 0,
-				hi = npages;
+	uint32		lo;
 
-	/* lo = the first page whose first block value is >= v; v may also end the page before. */
-	while (lo < hi)
+	if (mih_is_key_table(pr->meta, pr->table))
 	{
-		uint32		mid = lo + (hi - lo) / 2;
-
-		if (fences[mid] < v)
-			lo = mid + 1;
-		else
-			hi = mid;
+		probe_keys(pr, v);
+		return;
 	}
+	lo = first_page_from(pr, v);
 	for (uint32 p = lo > 0 ? lo - 1 : 0; p < npages; p++)
 	{
 		Page		page;

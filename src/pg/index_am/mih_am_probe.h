@@ -13,6 +13,9 @@ typedef struct MihProbe MihProbe;
 /* Called with the page share-locked for entry i (hash h) of table pr->table. */
 typedef void (*MihMatchFn) (MihProbe *pr, Page page, int i, uint64 h);
 
+/* Called for each key of block value `value` in key table pr->table (mih_am_keys.h). */
+typedef void (*MihKeyFn) (MihProbe *pr, uint32 value, uint32 key);
+
 struct MihProbe
 {
 	Relation	index;
@@ -25,6 +28,7 @@ struct MihProbe
 	MihWalk		walk;			/* checks the blocks the directory names */
 	bool		stale;			/* a page was not of the build the meta copy describes */
 	MihMatchFn	match;
+	MihKeyFn	key_match;		/* for key tables; NULL: the caller never probes them */
 	void	   *arg;			/* the caller's state */
 	uint64		query;			/* match sees only entries within `within` bits of query */
 	int			within;			/* 64 (the default): every entry */
@@ -35,6 +39,7 @@ typedef void (*MihRowsFn) (void *arg, Page page, uint16 kind);
 
 extern void mih_probe_begin(MihProbe *pr, Relation index, const MihMeta *meta, MihMatchFn match,
 							void *arg);
+extern bool mih_is_key_table(const MihMeta *meta, int j);
 extern void mih_probe_table(MihProbe *pr, int j);
 extern void mih_probe_value(MihProbe *pr, uint32 v);
 extern Page mih_probe_visit(MihProbe *pr, int table, uint32 p);

@@ -9,6 +9,7 @@
  */
 #include "simhash_type.h"
 #include "mih_am_probe.h"
+#include "mih_am_keys.h"
 #include "mih_am_scan.h"
 
 #include "access/itup.h"
@@ -21,15 +22,31 @@
 #include "hamming_ball.h"
 #include "mih_blocks.h"
 
+/* A key found through key table `table`, to be confirmed in table 0. */
+typedef struct MihKeyRef
+{
+	uint32		block0;
+	uint32		value;			/* block `table` */
+	uint32		key;
+	int			table;
+} MihKeyRef;
+
 /* The radius search's state while probing. */
 typedef struct MihRadiusProbe
 {
 	MihScanState *so;
 	uint64		center;
+	int			radius;
 	int			levels[MIH_MAX_TABLES];	/* table j finds rows within levels[j] bits on block j */
 	uint32	   *ords;			/* matches found through tables 1..m-1 */
 	int			nords;
 	int			ords_cap;
+	/* compact index: keys found through the key tables, and the one being confirmed */
+	uint32		center_keys[MIH_MAX_TABLES];
+	MihKeyRef  *keys;
+	int			nkeys;
+	int			keys_cap;
+	const MihKeyRef *confirming;
 } MihRadiusProbe;
 
 static void
@@ -57,13 +74,13 @@ scan_rows_page(void *arg, Page page, uint16 kind)
 			add_tid(so, &tids[i]);
 }
 
-/* True if an earlier table also finds h, which then reports it. */
+/* True if a table before the given one also finds h, which then reports it. */
 static bool
-found_by_earlier_table(const MihProbe *pr, const MihRadiusProbe *rp, uint64 h)
+found_before(const MihProbe *pr, const MihRadiusProbe *rp, int table, uint64 h)
 {
 	int			m = pr->meta->ntables;
 
-	for (int t = 0; t < pr->table; t++)
+	for (int t = 0; t < table; t++)
 		if (__builtin_popcount(sh_mih_block_value(h, m, t) ^ sh_mih_block_value(rp->center, m, t)) <=
 			rp->levels[t])
 			return true;
@@ -85,7 +102,7 @@ note_match(MihProbe *pr, Page page, int i, uint64 h)
 			add_tid(rp->so, tid);
 		return;
 	}
-	if (found_by_earlier_table(pr, rp, h))
+	if (found_before(pr, rp, pr->table, h))
 		return;
 	if (rp->nords == rp->ords_cap)
 	{
@@ -93,6 +110,79 @@ note_match(MihProbe *pr, Page page, int i, uint64 h)
 		rp->ords = repalloc_huge(rp->ords, rp->ords_cap * sizeof(uint32));
 	}
 	rp->ords[rp->nords++] = MihPageOrdinals(page)[i];
+}
+
+/*
+ * A key of a key table: kept if the bits it and its block value know are within the radius (a
+ * lower bound on the distance) and table 0 would not find the row itself.
+ */
+static void
+note_key(MihProbe *pr, uint32 value, uint32 key)
+{
+	MihRadiusProbe *rp = (MihRadiusProbe *) pr->arg;
+	int			m = pr->meta->ntables;
+	int			j = pr->table;
+	uint32		block0 = mih_key_block0(key, m);
+
+	if (__builtin_popcount(value ^ sh_mih_block_value(rp->center, m, j)) +
+		__builtin_popcount(key ^ rp->center_keys[j]) > rp->radius)
+		return;
+	if (__builtin_popcount(block0 ^ sh_mih_block_value(rp->center, m, 0)) <= rp->levels[0])
+		return;
+	if (rp->nkeys == rp->keys_cap)
+	{
+		rp->keys_cap *= 2;
+		rp->keys = repalloc_huge(rp->keys, rp->keys_cap * sizeof(MihKeyRef));
+	}
+	rp->keys[rp->nkeys].block0 = block0;
+	rp->keys[rp->nkeys].value = value;
+	rp->keys[rp->nkeys].key = key;
+	rp->keys[rp->nkeys].table = j;
+	rp->nkeys++;
+}
+
+/* A row of table 0 sharing the confirmed key's block 0: reported if it is the key's row. */
+static void
+confirm_key(MihProbe *pr, Page page, int i, uint64 h)
+{
+	MihRadiusProbe *rp = (MihRadiusProbe *) pr->arg;
+	const MihKeyRef *k = rp->confirming;
+	int			m = pr->meta->ntables;
+	const ItemPointerData *tid = &MihPageTids(page)[i];
+
+	if (sh_mih_block_value(h, m, k->table) != k->value || mih_compact_key(h, m, k->table) != k->key)
+		return;
+	if (!mih_all_keys_hold(rp->so, h) || found_before(pr, rp, k->table, h))
+		return;
+	if (ItemPointerIsValid(tid))
+		add_tid(rp->so, tid);
+}
+
+static int
+cmp_key_ref(const void *a, const void *b)
+{
+	const MihKeyRef *x = a,
+			   *y = b;
+
+	if (x->block0 != y->block0)
+		return x->block0 < y->block0 ? -1 : 1;
+	return x->table != y->table ? x->table - y->table : (x->value < y->value ? -1 : x->value > y->value);
+}
+
+/* Keys found through the key tables are confirmed in table 0, in its page order. */
+static void
+confirm_keys(MihProbe *pr, MihRadiusProbe *rp)
+{
+	qsort(rp->keys, rp->nkeys, sizeof(MihKeyRef), cmp_key_ref);
+	mih_probe_table(pr, 0);
+	pr->match = confirm_key;
+	for (int i = 0; i < rp->nkeys && !pr->stale; i++)
+	{
+		if ((i & 255) == 0)
+			CHECK_FOR_INTERRUPTS();
+		rp->confirming = &rp->keys[i];
+		mih_probe_value(pr, rp->keys[i].block0);
+	}
 }
 
 static int
@@ -132,7 +222,9 @@ probe_tables(MihScanState *so, Relation index, const MihMeta *meta)
 
 	rp.so = so;
 	rp.center = so->nballs > 0 ? so->centers[so->probe] : 0;
+	rp.radius = radius;
 	mih_probe_begin(&pr, index, meta, note_match, &rp);
+	pr.key_match = note_key;
 
 	if (radius >= 64 || mih_radius_levels(meta, radius, rp.levels) > mih_pass_cost(meta))
 		mih_probe_read_table0(&pr, scan_rows_page, so);
@@ -147,6 +239,11 @@ probe_tables(MihScanState *so, Relation index, const MihMeta *meta)
 		rp.ords_cap = 64;
 		rp.nords = 0;
 		rp.ords = palloc(rp.ords_cap * sizeof(uint32));
+		rp.keys_cap = 64;
+		rp.nkeys = 0;
+		rp.keys = palloc(rp.keys_cap * sizeof(MihKeyRef));
+		for (int j = 1; j < m; j++)
+			rp.center_keys[j] = mih_compact_key(rp.center, m, j);
 		for (int j = 0; j < m; j++)
 		{
 			int			nvalues;
@@ -161,8 +258,11 @@ probe_tables(MihScanState *so, Relation index, const MihMeta *meta)
 		}
 		if (!pr.stale)
 			resolve_ordinals(&pr, &rp);
+		if (!pr.stale)
+			confirm_keys(&pr, &rp);
 		pfree(values);
 		pfree(rp.ords);
+		pfree(rp.keys);
 	}
 	mih_probe_end(&pr);
 	return !pr.stale;

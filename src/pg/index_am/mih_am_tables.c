@@ -1,9 +1,11 @@
 /*
  * Writing the sorted tables of a simhash_mih index (at build and at a merge): table 0 holds
  * (hash, tid) sorted by block 0, tables 1..m-1 hold (hash, ordinal in table 0) sorted by their
- * block, and each table gets a chain of fence pages listing its pages with their first block value.
+ * block, or in a compact index their keys (mih_am_keys.h), and each table gets a chain of fence
+ * pages listing its pages with their first block value.
  */
 #include "mih_am.h"
+#include "mih_am_keys.h"
 
 #include "miscadmin.h"
 #include "utils/memutils.h"
@@ -20,6 +22,13 @@ typedef struct MihRef
 #define ST_SORT mih_sort_refs
 #define ST_ELEMENT_TYPE MihRef
 #define ST_COMPARE(a, b) ((a)->key < (b)->key ? -1 : (a)->key > (b)->key ? 1 : 0)
+#define ST_SCOPE static
+#define ST_DEFINE
+#include "lib/sort_template.h"
+
+#define ST_SORT mih_sort_items
+#define ST_ELEMENT_TYPE uint64
+#define ST_COMPARE(a, b) (*(a) < *(b) ? -1 : *(a) > *(b) ? 1 : 0)
 #define ST_SCOPE static
 #define ST_DEFINE
 #include "lib/sort_template.h"
@@ -61,6 +70,96 @@ write_table(Relation index, int m, int j, uint64 build_id, const uint64 *hashes,
 	return (uint32) pages;
 }
 
+/*
+ * The entries of key table j for the n rows: (block j value << 32 | key), sorted and distinct.
+ * Shared with simhash_mih_check, which compares a table with them.
+ */
+uint64 *
+mih_key_items(const uint64 *hashes, Size n, int m, int j, Size *nitems)
+{
+	uint64	   *items = palloc_extended(Max(n, 1) * sizeof(uint64), MCXT_ALLOC_HUGE);
+	Size		k = 0;
+
+	for (Size i = 0; i < n; i++)
+		items[i] = ((uint64) sh_mih_block_value(hashes[i], m, j) << 32) | mih_compact_key(hashes[i], m, j);
+	mih_sort_items(items, n);
+	for (Size i = 0; i < n; i++)
+		if (k == 0 || items[i] != items[k - 1])
+			items[k++] = items[i];
+	*nitems = k;
+	return items;
+}
+
+/*
+ * Writes key table j, noting each page in dir_values/dir_blocks (room for dir_cap pages). Pages
+ * are dense (a start for every block value they span) when the table has at least as many rows as
+ * block values, sparse (the values present, then their starts) otherwise.
+ */
+static uint32
+write_key_table(Relation index, int m, int j, uint64 build_id, const uint64 *hashes, Size n,
+				uint32 *dir_values, BlockNumber *dir_blocks, Size dir_cap)
+{
+	bool		sparse = (double) n < (double) (UINT64_C(1) << sh_mih_block_len(m, j));
+	Size		nitems;
+	uint64	   *items = mih_key_items(hashes, n, m, j, &nitems);
+	uint32		values[MIH_DATA_BYTES / sizeof(uint32)];
+	uint16		starts[MIH_DATA_BYTES / sizeof(uint16) + 1];
+	uint32		keys[MIH_KEYS_PER_PAGE];
+	uint32		pages = 0;
+	PGAlignedBlock image;
+
+	for (Size i = 0; i < nitems;)
+	{
+		Page		page = image.data;
+		uint32		first = (uint32) (items[i] >> 32);
+		int			nvalues = 0,
+					nkeys = 0;
+		MihKeyPage *kp;
+
+		CHECK_FOR_INTERRUPTS();
+		for (; i < nitems; i++)
+		{
+			uint32		v = (uint32) (items[i] >> 32);
+			int			nv;
+
+			if (sparse)
+				nv = nvalues > 0 && values[nvalues - 1] == v ? nvalues : nvalues + 1;
+			else if ((uint64) v - first + 1 > MIH_DATA_BYTES / sizeof(uint16))
+				break;
+			else
+				nv = (int) (v - first + 1);
+			if (!mih_key_page_fits(nv, sparse, nkeys + 1))
+				break;
+			if (sparse && nv > nvalues)
+				values[nvalues] = v;
+			for (int x = nvalues; x < nv; x++)
+				starts[x] = (uint16) nkeys;
+			nvalues = nv;
+			keys[nkeys++] = (uint32) items[i];
+		}
+		starts[nvalues] = (uint16) nkeys;
+
+		mih_init_page(page, MIH_PAGE_KEYS);
+		MihPageGetOpaque(page)->nitems = (uint16) nkeys;
+		MihPageGetOpaque(page)->next = MihBuildTag(build_id);
+		kp = MihKeyPageHeader(page);
+		kp->first = first;
+		kp->nvalues = (uint16) nvalues;
+		kp->flags = sparse ? MIH_KEYS_SPARSE : 0;
+		if (sparse)
+			memcpy(mih_key_page_values(page), values, nvalues * sizeof(uint32));
+		memcpy(mih_key_page_starts(page), starts, (nvalues + 1) * sizeof(uint16));
+		memcpy(mih_key_page_keys(page), keys, nkeys * sizeof(uint32));
+		if (pages >= dir_cap)
+			elog(ERROR, "simhash_mih: key table %d needs more than %zu pages", j, dir_cap);
+		dir_values[pages] = first;
+		dir_blocks[pages] = mih_write_image(index, mih_new_buffer(index), page);
+		pages++;
+	}
+	pfree(items);
+	return pages;
+}
+
 /* Writes the fence chain of one table; returns its first page. */
 static BlockNumber
 write_fences(Relation index, uint32 pages, const uint32 *dir_values, const BlockNumber *dir_blocks)
@@ -99,15 +198,21 @@ write_fences(Relation index, uint32 pages, const uint32 *dir_values, const Block
 }
 
 /*
- * Writes m tables of the n rows (hashes[i], tids[i]) and fills in meta's table fields. Reorders
- * the rows by block 0 in place: a row's position is then its ordinal in table 0.
+ * Writes m tables of the n rows (hashes[i], tids[i]) and fills in meta's table fields and flags.
+ * Reorders the rows by block 0 in place: a row's position is then its ordinal in table 0.
  */
 void
-mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, int m, MihMeta *meta)
+mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, int m, bool compact,
+				 MihMeta *meta)
 {
 	MihRef	   *refs = palloc_extended(Max(n, 1) * sizeof(MihRef), MCXT_ALLOC_HUGE);
-	uint32	   *dir_values = palloc_extended((n / MIH_ROWS_PER_PAGE + 1) * sizeof(uint32), MCXT_ALLOC_HUGE);
-	BlockNumber *dir_blocks = palloc_extended((n / MIH_ROWS_PER_PAGE + 1) * sizeof(BlockNumber), MCXT_ALLOC_HUGE);
+	/*
+	 * Room for the pages of any table: a table 0 page holds 583 rows, a key page at least 800 keys
+	 * but, dense, may span as few as 4,080 block values, of which a dense table has fewer than rows.
+	 */
+	Size		dir_cap = n / 512 + 2;
+	uint32	   *dir_values = palloc_extended(dir_cap * sizeof(uint32), MCXT_ALLOC_HUGE);
+	BlockNumber *dir_blocks = palloc_extended(dir_cap * sizeof(BlockNumber), MCXT_ALLOC_HUGE);
 	uint64	   *sorted_hashes = palloc_extended(Max(n, 1) * sizeof(uint64), MCXT_ALLOC_HUGE);
 	ItemPointerData *sorted_tids = palloc_extended(Max(n, 1) * sizeof(ItemPointerData), MCXT_ALLOC_HUGE);
 
@@ -129,12 +234,19 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 	pfree(sorted_tids);
 
 	meta->ntables = m;
+	meta->flags = compact ? MIH_FLAG_COMPACT : 0;
 	meta->nrows = n;
 	meta->build_id = (uint64) GetCurrentTimestamp() ^ ((uint64) MyProcPid << 44);
 	for (int j = 0; j < m; j++)
 	{
 		uint32		pages;
 
+		if (j > 0 && compact)
+		{
+			pages = write_key_table(index, m, j, meta->build_id, hashes, n, dir_values, dir_blocks, dir_cap);
+			mih_set_table(meta, j, pages, write_fences(index, pages, dir_values, dir_blocks));
+			continue;
+		}
 		if (j > 0)
 		{
 			for (Size i = 0; i < n; i++)
