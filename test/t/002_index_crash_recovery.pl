@@ -9,7 +9,8 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 # One entry per index method; every test below runs for each.
-my @indexes = ('USING gist (sh)', 'USING gin (sh simhash_mih_ops)', 'USING simhash_mih (sh)');
+my @indexes = ('USING gist (sh)', 'USING gin (sh simhash_mih_ops)', 'USING simhash_mih (sh)',
+    'USING simhash_mih (sh) WITH (compact = on)');
 
 my $node = PostgreSQL::Test::Cluster->new('crash');
 $node->init;

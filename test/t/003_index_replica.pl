@@ -6,7 +6,8 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my @indexes = ('USING gist (sh)', 'USING gin (sh simhash_mih_ops)', 'USING simhash_mih (sh)');
+my @indexes = ('USING gist (sh)', 'USING gin (sh simhash_mih_ops)', 'USING simhash_mih (sh)',
+    'USING simhash_mih (sh) WITH (compact = on)');
 
 my $primary = PostgreSQL::Test::Cluster->new('primary');
 $primary->init(allows_streaming => 1);

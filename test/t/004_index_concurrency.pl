@@ -7,7 +7,8 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my @indexes = ('USING gist (sh)', 'USING gin (sh simhash_mih_ops)', 'USING simhash_mih (sh)');
+my @indexes = ('USING gist (sh)', 'USING gin (sh simhash_mih_ops)', 'USING simhash_mih (sh)',
+    'USING simhash_mih (sh) WITH (compact = on)');
 
 my $node = PostgreSQL::Test::Cluster->new('concurrency');
 $node->init;
