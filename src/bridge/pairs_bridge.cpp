@@ -121,6 +121,34 @@ extern "C" sh_status sh_pair_table(uint64_t a, uint64_t b, int k, int blocks, in
     return guarded(err, [&] { *table = tables_for(k, blocks).owner(a, b); });
 }
 
+struct sh_key_groups {
+    simhash::KeyGroups groups;
+};
+
+extern "C" sh_status sh_key_groups_new(const int64_t *ids, const uint64_t *hashes, size_t n, int k, int blocks,
+                                       sh_key_groups **groups, sh_error *err) noexcept
+{
+    *groups = nullptr;
+    return guarded(err, [&] {
+        *groups = new sh_key_groups{simhash::group_by_key(tables_for(k, blocks), ids, hashes, n)};
+    });
+}
+
+extern "C" size_t sh_key_groups_count(const sh_key_groups *groups) noexcept { return groups->groups.keys.size(); }
+
+static_assert(simhash::kPackedRowBytes == SH_PACKED_ROW_BYTES, "bridge and core disagree");
+
+extern "C" void sh_key_groups_get(const sh_key_groups *groups, size_t g, int64_t *key, const unsigned char **rows,
+                                  size_t *len) noexcept
+{
+    const simhash::KeyGroups &kg = groups->groups;
+    *key = kg.keys[g];
+    *rows = kg.packed.data() + kg.starts[g] * simhash::kPackedRowBytes;
+    *len = (kg.starts[g + 1] - kg.starts[g]) * simhash::kPackedRowBytes;
+}
+
+extern "C" void sh_key_groups_free(sh_key_groups *groups) noexcept { delete groups; }
+
 struct sh_group_job {
     sh_group_job(int64_t key, std::vector<int64_t> ids, std::vector<uint64_t> hashes, int k, int blocks)
         : job(tables_for(k, blocks), key, std::move(ids), std::move(hashes))
@@ -138,6 +166,18 @@ extern "C" sh_status sh_group_job_new(int64_t key, const int64_t *ids, const uin
     return guarded(err, [&] {
         *job = new sh_group_job(key, std::vector<int64_t>(ids, ids + n), std::vector<uint64_t>(hashes, hashes + n), k,
                                 blocks);
+    });
+}
+
+extern "C" sh_status sh_group_job_new_packed(int64_t key, const unsigned char *rows, size_t len, int k, int blocks,
+                                             sh_group_job **job, sh_error *err) noexcept
+{
+    *job = nullptr;
+    return guarded(err, [&] {
+        std::vector<int64_t> ids;
+        std::vector<uint64_t> hashes;
+        simhash::unpack_rows(rows, len, ids, hashes);
+        *job = new sh_group_job(key, std::move(ids), std::move(hashes), k, blocks);
     });
 }
 

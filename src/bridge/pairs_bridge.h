@@ -65,11 +65,26 @@ sh_status	sh_table_keys(uint64_t hash, int k, int blocks, int64_t *keys, size_t 
 /* The table owning the pair (a, b), or -1 when they agree on too few blocks to be within k. */
 sh_status	sh_pair_table(uint64_t a, uint64_t b, int k, int blocks, int *table, sh_error *err) SH_NOEXCEPT;
 
+typedef struct sh_key_groups sh_key_groups;	/* opaque: C++ memory */
+
+/* The key groups of n rows, each group's rows packed (src/core/permuted_tables.hpp group_by_key). */
+#define SH_PACKED_ROW_BYTES 16
+sh_status	sh_key_groups_new(const int64_t *ids, const uint64_t *hashes, size_t n, int k, int blocks,
+							  sh_key_groups **groups, sh_error *err) SH_NOEXCEPT;
+size_t		sh_key_groups_count(const sh_key_groups *groups) SH_NOEXCEPT;
+/* Group g's key and its rows' bytes (*len of them), valid until freed. */
+void		sh_key_groups_get(const sh_key_groups *groups, size_t g, int64_t *key, const unsigned char **rows,
+							  size_t *len) SH_NOEXCEPT;
+void		sh_key_groups_free(sh_key_groups *groups) SH_NOEXCEPT;
+
 typedef struct sh_group_job sh_group_job;	/* opaque: C++ memory */
 
 /* Starts the job over one key group: the pairs within k that key's table owns. */
 sh_status	sh_group_job_new(int64_t key, const int64_t *ids, const uint64_t *hashes, size_t n, int k,
 							 int blocks, sh_group_job **job, sh_error *err) SH_NOEXCEPT;
+/* The same over a group's rows packed as sh_key_groups_pack writes them. */
+sh_status	sh_group_job_new_packed(int64_t key, const unsigned char *rows, size_t len, int k, int blocks,
+									sh_group_job **job, sh_error *err) SH_NOEXCEPT;
 /* Waits at most about 100 ms; the pairs are in *pairs[0..*npairs) until the next call; *more is
  * false once the group is done. */
 sh_status	sh_group_job_step(sh_group_job *job, const sh_pair **pairs, size_t *npairs, int *more,

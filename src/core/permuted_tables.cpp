@@ -1,6 +1,7 @@
 #include "permuted_tables.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -131,6 +132,50 @@ int PermutedTables::owner(uint64_t a, uint64_t b) const
     return int(rank);
 }
 
+namespace {
+
+// Keeps a pair only when the group's table owns it, judged on the rows' original hashes (the job
+// sees them with the shared bits packed out).
+// The first id that appears twice, or null: an open-addressing set, linear in the group's size
+// (a group's ids are checked on every node that pairs it, so a sort would cost more than pairing).
+const int64_t *repeated_id(const std::vector<int64_t> &ids)
+{
+    std::size_t size = 16;
+    while (size < 2 * ids.size()) size *= 2;
+    std::vector<int64_t> slots(size);
+    std::vector<bool> used(size);
+    for (const int64_t &id : ids) {
+        for (std::size_t at = splitmix64_output(uint64_t(id)) & (size - 1);; at = (at + 1) & (size - 1)) {
+            if (!used[at]) {
+                used[at] = true;
+                slots[at] = id;
+                break;
+            }
+            if (slots[at] == id) return &id;
+        }
+    }
+    return nullptr;
+}
+
+class OwnedBy final : public PairCheck {
+public:
+    OwnedBy(const PermutedTables &tables, int table, std::vector<uint64_t> hashes)
+        : tables_(tables), table_(table), hashes_(std::move(hashes))
+    {
+    }
+    bool keep(std::size_t row_a, std::size_t row_b, float &) const override
+    {
+        return tables_.owner(hashes_[row_a], hashes_[row_b]) == table_;
+    }
+
+private:
+    PermutedTables tables_;
+    int table_;
+    std::vector<uint64_t> hashes_;
+};
+
+}  // namespace
+
 GroupPairsJob::GroupPairsJob(const PermutedTables &tables, int64_t key, std::vector<int64_t> ids,
                              std::vector<uint64_t> hashes)
     : tables_(tables), table_(PermutedTables::key_table(key))
@@ -144,26 +189,24 @@ GroupPairsJob::GroupPairsJob(const PermutedTables &tables, int64_t key, std::vec
             throw InvalidArgument("row " + std::to_string(i + 1) + " (id " + std::to_string(ids[i]) +
                                   ") does not have key " + std::to_string(key) + " with " +
                                   std::to_string(tables.blocks()) + " blocks at radius " + std::to_string(tables.k()));
-    by_id_.resize(ids.size());
-    for (std::size_t i = 0; i < ids.size(); ++i) by_id_[i] = {ids[i], hashes[i]};
-    std::sort(by_id_.begin(), by_id_.end());
-    for (std::size_t i = 1; i < by_id_.size(); ++i)
-        if (by_id_[i].first == by_id_[i - 1].first)
-            throw InvalidArgument("id " + std::to_string(by_id_[i].first) + " appears twice in the group");
+    if (const int64_t *twice = repeated_id(ids))
+        throw InvalidArgument("id " + std::to_string(*twice) + " appears twice in the group");
 
-    const std::size_t m = by_id_.size();
+    const std::size_t m = ids.size();
     if (m > kBruteForceRows) {
         const BitPacker pack(tables.table_mask(std::size_t(table_)));
-        for (auto &h : hashes) h = pack(h);
-        job_ = std::make_unique<AllPairsJob>(std::move(ids), std::move(hashes), tables.k(), m > kInlineRows ? 1 : 0,
-                                             std::max(pack.width, 1));
+        std::vector<uint64_t> packed(hashes);
+        for (auto &h : packed) h = pack(h);
+        auto owned = std::make_shared<const OwnedBy>(tables_, table_, std::move(hashes));
+        job_ = std::make_unique<AllPairsJob>(std::move(ids), std::move(packed), tables.k(), m > kInlineRows ? 1 : 0,
+                                             std::max(pack.width, 1), std::move(owned));
         return;
     }
     for (std::size_t i = 0; i < m; ++i)
         for (std::size_t j = i + 1; j < m; ++j) {
-            const int d = sh_hamming(by_id_[i].second, by_id_[j].second);
-            if (d <= tables.k() && tables.owner(by_id_[i].second, by_id_[j].second) == table_)
-                found_.push_back(Pair{by_id_[i].first, by_id_[j].first, d});
+            const int d = sh_hamming(hashes[i], hashes[j]);
+            if (d <= tables.k() && tables.owner(hashes[i], hashes[j]) == table_)
+                found_.push_back(Pair{std::min(ids[i], ids[j]), std::max(ids[i], ids[j]), d});
         }
     compared_ = m * (m - 1) / 2;
 }
@@ -175,14 +218,7 @@ bool GroupPairsJob::step(std::vector<Pair> &out, int wait_ms)
         found_.clear();
         return false;
     }
-    found_.clear();
-    const bool more = job_->step(found_, wait_ms);
-    auto hash_of = [&](int64_t id) {
-        return std::lower_bound(by_id_.begin(), by_id_.end(), std::pair<int64_t, uint64_t>(id, 0))->second;
-    };
-    for (const Pair &p : found_)
-        if (tables_.owner(hash_of(p.id_a), hash_of(p.id_b)) == table_) out.push_back(p);
-    return more;
+    return job_->step(out, wait_ms);
 }
 
 std::vector<Pair> group_pairs(const PermutedTables &tables, int64_t key, const std::vector<int64_t> &ids,
@@ -194,6 +230,99 @@ std::vector<Pair> group_pairs(const PermutedTables &tables, int64_t key, const s
     }
     if (compared) *compared = job.compared();
     return out;
+}
+
+int PermutedTables::key_bits(std::size_t table) const
+{
+    int used = 0;
+    for (int b : choices_[table]) used += sh_mih_block_len(blocks_, b);
+    return std::min(used, kTableShift);
+}
+
+void pack_row(int64_t id, uint64_t hash, unsigned char *out)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    std::memcpy(out, &id, 8);
+    std::memcpy(out + 8, &hash, 8);
+#else
+    for (int b = 0; b < 8; ++b) {
+        out[b] = static_cast<unsigned char>(uint64_t(id) >> (8 * b));
+        out[8 + b] = static_cast<unsigned char>(hash >> (8 * b));
+    }
+#endif
+}
+
+KeyGroups group_by_key(const PermutedTables &tables, const int64_t *ids, const uint64_t *hashes, std::size_t n)
+{
+    if (n > UINT32_MAX) throw InvalidArgument("cannot group more than 4294967295 rows at once, got " + std::to_string(n));
+    KeyGroups out;
+    out.packed.resize(n * tables.tables() * kPackedRowBytes);
+    std::vector<int64_t> keys(n);
+    std::vector<std::size_t> next;
+    std::vector<uint32_t> order;
+    // One table at a time (its keys are all larger than the previous table's). Keys of a few bits
+    // (blocks of about 64 / (k + 1) bits, the usual case): a counting sort that writes each row
+    // straight to its place, reading the rows in order. Wider keys: a comparison sort.
+    for (std::size_t t = 0; t < tables.tables(); ++t) {
+        for (std::size_t i = 0; i < n; ++i) keys[i] = tables.key(hashes[i], t);
+        const std::size_t base = t * n;
+        unsigned char *to = out.packed.data() + base * kPackedRowBytes;
+        const int bits = tables.key_bits(t);
+        if (bits <= 20) {
+            const uint64_t low = (uint64_t(1) << bits) - 1;
+            next.assign(std::size_t(1) << bits, 0);
+            for (std::size_t i = 0; i < n; ++i) ++next[uint64_t(keys[i]) & low];
+            std::size_t at = 0;
+            for (std::size_t v = 0; v < next.size(); ++v) {
+                if (next[v] == 0) continue;
+                out.keys.push_back(int64_t((uint64_t(t) << PermutedTables::kTableShift) | v));
+                out.starts.push_back(base + at);
+                const std::size_t count = next[v];
+                next[v] = at;
+                at += count;
+            }
+            for (std::size_t i = 0; i < n; ++i)
+                pack_row(ids[i], hashes[i], to + next[uint64_t(keys[i]) & low]++ * kPackedRowBytes);
+        } else {
+            order.resize(n);
+            for (std::size_t i = 0; i < n; ++i) order[i] = uint32_t(i);
+            std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
+            for (std::size_t i = 0; i < n; ++i) {
+                if (i == 0 || keys[order[i]] != keys[order[i - 1]]) {
+                    out.keys.push_back(keys[order[i]]);
+                    out.starts.push_back(base + i);
+                }
+                pack_row(ids[order[i]], hashes[order[i]], to + i * kPackedRowBytes);
+            }
+        }
+    }
+    out.starts.push_back(n * tables.tables());
+    return out;
+}
+
+void unpack_rows(const unsigned char *bytes, std::size_t len, std::vector<int64_t> &ids, std::vector<uint64_t> &hashes)
+{
+    if (len % kPackedRowBytes != 0)
+        throw InvalidArgument("packed rows are " + std::to_string(kPackedRowBytes) + " bytes each; " +
+                              std::to_string(len) + " bytes is not a whole number of rows");
+    const std::size_t n = len / kPackedRowBytes;
+    ids.resize(n);
+    hashes.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const unsigned char *row = bytes + i * kPackedRowBytes;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        std::memcpy(&ids[i], row, 8);
+        std::memcpy(&hashes[i], row + 8, 8);
+#else
+        uint64_t id = 0, hash = 0;
+        for (int b = 7; b >= 0; --b) {
+            id = id << 8 | row[b];
+            hash = hash << 8 | row[8 + b];
+        }
+        ids[i] = int64_t(id);
+        hashes[i] = hash;
+#endif
+    }
 }
 
 }  // namespace simhash

@@ -39,6 +39,8 @@ public:
     std::vector<int64_t> keys(uint64_t hash) const;
     int64_t key(uint64_t hash, std::size_t table) const;
     static int key_table(int64_t key) { return int(uint64_t(key) >> kTableShift); }
+    // How many low bits of the table's keys can differ: its blocks' bits, at most kTableShift.
+    int key_bits(std::size_t table) const;
     // The bits of a table's blocks: equal in every row of one of its keys.
     uint64_t table_mask(std::size_t table) const;
 
@@ -67,11 +69,29 @@ public:
 private:
     PermutedTables tables_;
     int table_;
-    std::vector<std::pair<int64_t, uint64_t>> by_id_;  // (id, hash), by id
     std::unique_ptr<AllPairsJob> job_;                 // null for small groups
     std::vector<Pair> found_;
     std::size_t compared_ = 0;
 };
+
+// A group's rows as bytes, kPackedRowBytes a row: the id, then the hash, each little-endian. Groups
+// travel between nodes as bytes (PostgreSQL's bytea: binary COPY moves them as they are, and
+// string_agg joins the parts of a key in linear time).
+constexpr std::size_t kPackedRowBytes = 16;
+void pack_row(int64_t id, uint64_t hash, unsigned char *out);
+// Throws InvalidArgument when len is not a whole number of rows.
+void unpack_rows(const unsigned char *bytes, std::size_t len, std::vector<int64_t> &ids, std::vector<uint64_t> &hashes);
+
+// The key groups of one part of the rows: every key some row has, ascending, with the rows that
+// have it packed, in the part's order. A node groups its own rows this way before they travel, so
+// a cluster ships one row a key and node instead of one a key and page.
+struct KeyGroups {
+    std::vector<int64_t> keys;
+    std::vector<std::size_t> starts;  // group g's rows are rows [starts[g], starts[g + 1])
+    std::vector<unsigned char> packed;  // kPackedRowBytes a row
+};
+// Throws InvalidArgument past 2^32 - 1 rows.
+KeyGroups group_by_key(const PermutedTables &tables, const int64_t *ids, const uint64_t *hashes, std::size_t n);
 
 // The whole of a group's pairs at once (tests and benchmarks).
 std::vector<Pair> group_pairs(const PermutedTables &tables, int64_t key, const std::vector<int64_t> &ids,

@@ -30,6 +30,12 @@ CREATE FUNCTION simhash_pair_table(a simhash, b simhash, k integer, blocks integ
 CREATE FUNCTION simhash_group_pairs(key bigint, ids bigint[], hashes simhash[], k integer, blocks integer)
     RETURNS TABLE (id_a bigint, id_b bigint, distance integer)
     AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 10;
+CREATE FUNCTION simhash_group_pairs(key bigint, key_rows bytea, k integer, blocks integer)
+    RETURNS TABLE (id_a bigint, id_b bigint, distance integer)
+    AS 'MODULE_PATHNAME', 'simhash_group_pairs_packed' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 10;
+CREATE FUNCTION simhash_key_groups(ids bigint[], hashes simhash[], k integer, blocks integer)
+    RETURNS TABLE (key bigint, key_rows bytea)
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 1000;
 
 COMMENT ON FUNCTION simhash_pairs(text, integer) IS
     'every pair of source rows within Hamming distance k, once each, id_a < id_b';
@@ -47,3 +53,7 @@ COMMENT ON FUNCTION simhash_pair_table(simhash, simhash, integer, integer) IS
     'the permuted table that owns a pair: the first whose blocks both agree on; NULL when more than k apart';
 COMMENT ON FUNCTION simhash_group_pairs(bigint, bigint[], simhash[], integer, integer) IS
     'the pairs within k among the rows of one key that the key''s table owns: each pair once over all keys';
+COMMENT ON FUNCTION simhash_group_pairs(bigint, bytea, integer, integer) IS
+    'the same over a key''s rows packed by simhash_key_groups (parts from several nodes joined with string_agg)';
+COMMENT ON FUNCTION simhash_key_groups(bigint[], simhash[], integer, integer) IS
+    'the rows grouped by their keys of simhash_table_keys, one row a key with its rows packed (16 bytes each): a node''s part of the shuffle in bulk';

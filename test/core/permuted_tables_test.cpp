@@ -141,6 +141,95 @@ TEST(PermutedTables, GroupsFindExactlyTheInMemoryPairsOnce)
     ASSERT_EQ(by_groups(r, PermutedTables(10, 4)), in_memory(r, 10));
 }
 
+// The rows of group g, unpacked.
+Rows group_rows(const KeyGroups &g, std::size_t i)
+{
+    Rows r;
+    unpack_rows(g.packed.data() + g.starts[i] * kPackedRowBytes, (g.starts[i + 1] - g.starts[i]) * kPackedRowBytes,
+                r.ids, r.hashes);
+    return r;
+}
+
+// Grouping is what the per-row keys say: each key's rows, in the part's order.
+void expect_groups_of_keys(const PermutedTables &tables, const Rows &part, const KeyGroups &g)
+{
+    std::map<int64_t, Rows> expected;
+    for (std::size_t i = 0; i < part.ids.size(); ++i)
+        for (int64_t key : tables.keys(part.hashes[i])) {
+            expected[key].ids.push_back(part.ids[i]);
+            expected[key].hashes.push_back(part.hashes[i]);
+        }
+    ASSERT_EQ(g.keys.size(), expected.size());
+    ASSERT_EQ(g.starts.size(), g.keys.size() + 1);
+    ASSERT_EQ(g.packed.size(), part.ids.size() * tables.tables() * kPackedRowBytes);
+    std::size_t i = 0;
+    for (const auto &[key, rows] : expected) {
+        ASSERT_EQ(g.keys[i], key);
+        const Rows got = group_rows(g, i);
+        ASSERT_EQ(got.ids, rows.ids) << "key " << key;
+        ASSERT_EQ(got.hashes, rows.hashes) << "key " << key;
+        ++i;
+    }
+}
+
+// What a cluster does with parts grouped where they live: each part's key groups travel to the
+// key's node, which joins the parts of a key (in part order) and runs the group.
+TEST(PermutedTables, PartsGroupedByKeyAndJoinedFindExactlyThePairs)
+{
+    const Rows r = crawl_like(3000, 5);
+    const std::size_t cuts[] = {0, 700, 701, 2100, 3000};  // one part of a single row
+    for (int k : {0, 3, 5}) {
+        const PermutedTables tables(k, k + 1);
+        std::map<int64_t, Rows> joined;
+        for (std::size_t p = 0; p + 1 < std::size(cuts); ++p) {
+            Rows part;
+            part.ids.assign(r.ids.begin() + long(cuts[p]), r.ids.begin() + long(cuts[p + 1]));
+            part.hashes.assign(r.hashes.begin() + long(cuts[p]), r.hashes.begin() + long(cuts[p + 1]));
+            const KeyGroups g = group_by_key(tables, part.ids.data(), part.hashes.data(), part.ids.size());
+            expect_groups_of_keys(tables, part, g);
+            for (std::size_t i = 0; i < g.keys.size(); ++i) {
+                const Rows got = group_rows(g, i);
+                joined[g.keys[i]].ids.insert(joined[g.keys[i]].ids.end(), got.ids.begin(), got.ids.end());
+                joined[g.keys[i]].hashes.insert(joined[g.keys[i]].hashes.end(), got.hashes.begin(), got.hashes.end());
+            }
+        }
+        std::vector<Triple> found;
+        for (const auto &[key, g] : joined)
+            for (const auto &p : group_pairs(tables, key, g.ids, g.hashes)) found.emplace_back(p.id_a, p.id_b, p.distance);
+        std::sort(found.begin(), found.end());
+        ASSERT_EQ(found, in_memory(r, k)) << "k=" << k;
+    }
+    EXPECT_TRUE(group_by_key(PermutedTables(5, 6), nullptr, nullptr, 0).keys.empty());
+}
+
+// Keys of more than 20 bits (three blocks of 7 blocks at radius 4: 27 bits) take the comparison sort.
+TEST(PermutedTables, WideKeysGroupLikeNarrowOnes)
+{
+    const Rows r = crawl_like(2000, 9);
+    const PermutedTables tables(4, 7);
+    ASSERT_GT(tables.key_bits(0), 20);
+    expect_groups_of_keys(tables, r, group_by_key(tables, r.ids.data(), r.hashes.data(), r.ids.size()));
+}
+
+TEST(PermutedTables, PackedRowsRoundTripLittleEndian)
+{
+    unsigned char bytes[2 * kPackedRowBytes];
+    pack_row(-2, 0x0102030405060708ULL, bytes);
+    pack_row(INT64_MAX, ~0ULL, bytes + kPackedRowBytes);
+    EXPECT_EQ(bytes[0], 0xfe);
+    EXPECT_EQ(bytes[7], 0xff);
+    EXPECT_EQ(bytes[8], 0x08);
+    EXPECT_EQ(bytes[15], 0x01);
+    std::vector<int64_t> ids;
+    std::vector<uint64_t> hashes;
+    unpack_rows(bytes, sizeof bytes, ids, hashes);
+    EXPECT_EQ(ids, (std::vector<int64_t>{-2, INT64_MAX}));
+    EXPECT_EQ(hashes, (std::vector<uint64_t>{0x0102030405060708ULL, ~0ULL}));
+    EXPECT_THROW(unpack_rows(bytes, 17, ids, hashes), InvalidArgument);
+    unpack_rows(bytes, 0, ids, hashes);
+    EXPECT_TRUE(ids.empty());
+}
+
 TEST(PermutedTables, RefusesWhatItCannotServe)
 {
     EXPECT_THROW(PermutedTables(-1, 6), InvalidArgument);

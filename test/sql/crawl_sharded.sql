@@ -34,6 +34,38 @@ SELECT k, blocks,
        (SELECT count(*) FROM simhash_pairs('SELECT id, sh FROM sharded_pages', k)) AS pairs
 FROM (VALUES (0, 1), (0, 2), (1, 2), (3, 4), (3, 6), (5, 6), (5, 7), (5, 8), (8, 9), (8, 10), (12, 5)) v(k, blocks);
 
+-- The bulk form a cluster runs: each part (here id % 3) groups its own rows by key
+-- (simhash_key_groups: one row a key, its rows packed), the parts of a key are joined with
+-- string_agg and paired from the packed rows. Equal to simhash_pairs, each pair once.
+CREATE FUNCTION pg_temp.bulk_pairs(k integer, blocks integer)
+RETURNS TABLE (id_a bigint, id_b bigint, distance integer) LANGUAGE sql AS $$
+    SELECT p.*
+    FROM (SELECT g.key, string_agg(g.key_rows, '' ORDER BY a.part) AS key_rows
+          FROM (SELECT id % 3 AS part, array_agg(id) AS ids, array_agg(sh) AS shs FROM sharded_pages GROUP BY 1) a,
+               simhash_key_groups(a.ids, a.shs, k, blocks) g
+          GROUP BY g.key) g,
+         simhash_group_pairs(g.key, g.key_rows, k, blocks) p
+$$;
+SELECT k, blocks,
+       (SELECT count(*) FROM (SELECT * FROM pg_temp.bulk_pairs(k, blocks)
+                              EXCEPT ALL SELECT * FROM simhash_pairs('SELECT id, sh FROM sharded_pages', k)) d) AS extra,
+       (SELECT count(*) FROM (SELECT * FROM simhash_pairs('SELECT id, sh FROM sharded_pages', k)
+                              EXCEPT ALL SELECT * FROM pg_temp.bulk_pairs(k, blocks)) d) AS missing
+FROM (VALUES (0, 1), (1, 2), (3, 4), (5, 6), (5, 8), (8, 9), (12, 5)) v(k, blocks);
+
+-- Every row once in each of its keys' groups: as many groups as distinct keys, 16 bytes a row;
+-- the bytes are the id, then the hash, little-endian.
+WITH g AS (
+    SELECT g.* FROM (SELECT array_agg(id) AS ids, array_agg(sh) AS shs FROM sharded_pages) a,
+                    simhash_key_groups(a.ids, a.shs, 5, 6) g
+)
+SELECT (SELECT count(*) FROM g) = (SELECT count(DISTINCT key) FROM sharded_pages, unnest(simhash_table_keys(sh, 5, 6)) key)
+           AS one_row_a_key,
+       (SELECT sum(length(key_rows)) FROM g) = 16 * 6 * (SELECT count(*) FROM sharded_pages) AS six_memberships_a_row,
+       (SELECT bool_and(length(key_rows) % 16 = 0) FROM g) AS whole_rows;
+SELECT * FROM simhash_key_groups('{1,258}', '{0102030405060708,0102030405060709}', 0, 1);
+SELECT * FROM simhash_key_groups('{}', '{}', 5, 6);
+
 -- The same as a plain equi-join on the key with the ownership rule (the form a cluster that cannot
 -- run a function per group uses): each pair once.
 WITH keyed AS (
@@ -76,4 +108,16 @@ SELECT pg_temp.try($$SELECT * FROM simhash_group_pairs((simhash_table_keys('0', 
 SELECT pg_temp.try($$SELECT * FROM simhash_group_pairs(6::bigint << 48, '{1}', '{0}', 5, 6)$$);
 SELECT pg_temp.try($$SELECT * FROM simhash_group_pairs((simhash_table_keys('0', 5, 6))[1], '{1,2}', '{0,0}', 5, 7)$$);
 SELECT count(*) AS empty_group FROM simhash_group_pairs(0, '{}', '{}', 5, 6);
+-- ... and in the bulk form: ragged arrays, NULLs, bad radius, rows that are not whole, a row of
+-- another key, the same id from two parts.
+SELECT pg_temp.try($$SELECT * FROM simhash_key_groups('{1,2}', '{0}', 5, 6)$$);
+SELECT pg_temp.try($$SELECT * FROM simhash_key_groups('{1,NULL}', '{0,0}', 5, 6)$$);
+SELECT pg_temp.try($$SELECT * FROM simhash_key_groups('{{1},{2}}', '{{0},{0}}', 5, 6)$$);
+SELECT pg_temp.try($$SELECT * FROM simhash_key_groups('{1}', '{0}', 65, 6)$$);
+SELECT pg_temp.try($$SELECT * FROM simhash_group_pairs(0, '\x0100000000000000000000000000000000', 5, 6)$$);
+SELECT pg_temp.try($$SELECT * FROM simhash_group_pairs((simhash_table_keys('0', 5, 6))[1],
+    '\x01000000000000000000000000000000'::bytea || '\x0200000000000000ffffffffffffffff'::bytea, 5, 6)$$);
+SELECT pg_temp.try($$SELECT * FROM simhash_group_pairs((simhash_table_keys('0', 5, 6))[1],
+    '\x01000000000000000000000000000000'::bytea || '\x01000000000000000000000000000000'::bytea, 5, 6)$$);
+SELECT count(*) AS empty_packed_group FROM simhash_group_pairs(0, '', 5, 6);
 DROP TABLE sharded_pages;

@@ -14,9 +14,9 @@
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
-#include "utils/lsyscache.h"
 #include "utils/tuplestore.h"
 
+#include "array_args.h"
 #include "bridge_error.h"
 #include "core_owner.h"
 #include "pairs_bridge.h"
@@ -25,6 +25,7 @@ PG_FUNCTION_INFO_V1(simhash_table_keys);
 PG_FUNCTION_INFO_V1(simhash_pair_table);
 PG_FUNCTION_INFO_V1(simhash_key_table);
 PG_FUNCTION_INFO_V1(simhash_group_pairs);
+PG_FUNCTION_INFO_V1(simhash_group_pairs_packed);
 
 Datum
 simhash_table_keys(PG_FUNCTION_ARGS)
@@ -71,75 +72,19 @@ simhash_key_table(PG_FUNCTION_ARGS)
 	PG_RETURN_INT32((int32) ((uint64) key >> 48));
 }
 
-/* The elements of a one-dimensional array without NULLs; argname names it in errors. */
-static Datum *
-array_elements(ArrayType *array, const char *argname, int *n)
-{
-	int16		typlen;
-	bool		typbyval;
-	char		typalign;
-	Datum	   *elems;
-	bool	   *nulls;
-
-	if (ARR_NDIM(array) > 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-				 errmsg("%s must be a one-dimensional array", argname)));
-	get_typlenbyvalalign(ARR_ELEMTYPE(array), &typlen, &typbyval, &typalign);
-	deconstruct_array(array, ARR_ELEMTYPE(array), typlen, typbyval, typalign, &elems, &nulls, n);
-	for (int i = 0; i < *n; i++)
-		if (nulls[i])
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("%s must not contain NULL (element %d)", argname, i + 1)));
-	return elems;
-}
-
 static void
 free_group(void *job)
 {
 	sh_group_job_free((sh_group_job *) job);
 }
 
-Datum
-simhash_group_pairs(PG_FUNCTION_ARGS)
+/* Emits the pairs of a started group job, then releases it. */
+static void
+emit_group_pairs(ReturnSetInfo *rsinfo, CoreOwner *owner, sh_group_job *job)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	int64		key = PG_GETARG_INT64(0);
-	Datum	   *id_datums,
-			   *hash_datums;
-	int			nids,
-				nhashes;
-	int64_t    *ids;
-	uint64_t   *hashes;
-	CoreOwner  *owner;
-	sh_group_job *job;
 	sh_error	err;
 	sh_status	status;
 
-	InitMaterializedSRF(fcinfo, 0);
-	id_datums = array_elements(PG_GETARG_ARRAYTYPE_P(1), "ids", &nids);
-	hash_datums = array_elements(PG_GETARG_ARRAYTYPE_P(2), "hashes", &nhashes);
-	if (nids != nhashes)
-		ereport(ERROR,
-				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-				 errmsg("ids and hashes differ in length (%d and %d)", nids, nhashes)));
-	ids = palloc(sizeof(int64_t) * (nids + 1));
-	hashes = palloc(sizeof(uint64_t) * (nids + 1));
-	for (int i = 0; i < nids; i++)
-	{
-		ids[i] = DatumGetInt64(id_datums[i]);
-		hashes[i] = DatumGetSimhash(hash_datums[i]);
-	}
-	CHECK_FOR_INTERRUPTS();
-
-	owner = core_owner_new(free_group);
-	status = sh_group_job_new(key, ids, hashes, (size_t) nids, PG_GETARG_INT32(3), PG_GETARG_INT32(4),
-							  &job, &err);
-	core_owner_adopt(owner, job);
-	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
-	pfree(ids);
-	pfree(hashes);
 	for (int more = 1; more;)
 	{
 		const sh_pair *pairs;
@@ -158,5 +103,53 @@ simhash_group_pairs(PG_FUNCTION_ARGS)
 		}
 	}
 	core_owner_release(owner);
+}
+
+Datum
+simhash_group_pairs(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	int64		key = PG_GETARG_INT64(0);
+	int			nids;
+	int64	   *ids;
+	uint64	   *hashes;
+	CoreOwner  *owner;
+	sh_group_job *job;
+	sh_error	err;
+	sh_status	status;
+
+	InitMaterializedSRF(fcinfo, 0);
+	nids = array_args_rows(PG_GETARG_ARRAYTYPE_P(1), PG_GETARG_ARRAYTYPE_P(2), &ids, &hashes);
+	CHECK_FOR_INTERRUPTS();
+
+	owner = core_owner_new(free_group);
+	status = sh_group_job_new(key, ids, hashes, (size_t) nids, PG_GETARG_INT32(3), PG_GETARG_INT32(4),
+							  &job, &err);
+	core_owner_adopt(owner, job);
+	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	pfree(ids);
+	pfree(hashes);
+	emit_group_pairs(rsinfo, owner, job);
+	return (Datum) 0;
+}
+
+/* The same over the packed rows of simhash_key_groups (joined over nodes with string_agg). */
+Datum
+simhash_group_pairs_packed(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	bytea	   *rows = PG_GETARG_BYTEA_PP(1);
+	CoreOwner  *owner;
+	sh_group_job *job;
+	sh_error	err;
+	sh_status	status;
+
+	InitMaterializedSRF(fcinfo, 0);
+	owner = core_owner_new(free_group);
+	status = sh_group_job_new_packed(PG_GETARG_INT64(0), (const unsigned char *) VARDATA_ANY(rows),
+									 VARSIZE_ANY_EXHDR(rows), PG_GETARG_INT32(2), PG_GETARG_INT32(3), &job, &err);
+	core_owner_adopt(owner, job);
+	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	emit_group_pairs(rsinfo, owner, job);
 	return (Datum) 0;
 }

@@ -5,8 +5,8 @@
 -- installed 1.1 to exactly what a fresh 1.2 install creates (test/scripts/upgrade.sh checks it).
 
 -- ===== distributed all-pairs =====
--- New functions: permuted-table keys, the owning table of a pair, and the pairs of one key group,
--- so a cluster runs the all-pairs job on its nodes. Nothing to rebuild.
+-- New functions: permuted-table keys, the owning table of a pair, the pairs of one key group and a
+-- node's rows grouped by key, so a cluster runs the all-pairs job on its nodes. Nothing to rebuild.
 CREATE FUNCTION simhash_table_keys(sh simhash, k integer, blocks integer) RETURNS bigint[]
     AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION simhash_key_table(key bigint) RETURNS integer
@@ -16,6 +16,12 @@ CREATE FUNCTION simhash_pair_table(a simhash, b simhash, k integer, blocks integ
 CREATE FUNCTION simhash_group_pairs(key bigint, ids bigint[], hashes simhash[], k integer, blocks integer)
     RETURNS TABLE (id_a bigint, id_b bigint, distance integer)
     AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 10;
+CREATE FUNCTION simhash_group_pairs(key bigint, key_rows bytea, k integer, blocks integer)
+    RETURNS TABLE (id_a bigint, id_b bigint, distance integer)
+    AS 'MODULE_PATHNAME', 'simhash_group_pairs_packed' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 10;
+CREATE FUNCTION simhash_key_groups(ids bigint[], hashes simhash[], k integer, blocks integer)
+    RETURNS TABLE (key bigint, key_rows bytea)
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 1000;
 COMMENT ON FUNCTION simhash_table_keys(simhash, integer, integer) IS
     'the row''s key in each permuted table (every choice of blocks - k of the blocks): rows within k share a key';
 COMMENT ON FUNCTION simhash_key_table(bigint) IS
@@ -24,6 +30,10 @@ COMMENT ON FUNCTION simhash_pair_table(simhash, simhash, integer, integer) IS
     'the permuted table that owns a pair: the first whose blocks both agree on; NULL when more than k apart';
 COMMENT ON FUNCTION simhash_group_pairs(bigint, bigint[], simhash[], integer, integer) IS
     'the pairs within k among the rows of one key that the key''s table owns: each pair once over all keys';
+COMMENT ON FUNCTION simhash_group_pairs(bigint, bytea, integer, integer) IS
+    'the same over a key''s rows packed by simhash_key_groups (parts from several nodes joined with string_agg)';
+COMMENT ON FUNCTION simhash_key_groups(bigint[], simhash[], integer, integer) IS
+    'the rows grouped by their keys of simhash_table_keys, one row a key with its rows packed (16 bytes each): a node''s part of the shuffle in bulk';
 
 -- ===== near-duplicate-aware ingestion =====
 -- New function: simhash_lock_neighbourhood serializes inserters of possible near-duplicates.
