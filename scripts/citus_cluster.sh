@@ -6,8 +6,8 @@
 # Starts a coordinator and two workers (scripts/pgtmp.sh, as the postgres OS user, 127.0.0.1 only),
 # loads ROWS generated pages (70% random hashes, 30% in groups of three near copies) into a local
 # table on the coordinator and into a distributed one, then:
-#   - distributed all-pairs: each shard groups its rows by key (simhash_key_groups) into a table
-#     distributed by key, each key's node pairs its groups (simhash_group_pairs) into a table
+#   - distributed all-pairs: each worker groups its shards' rows by key (simhash_key_groups) into a
+#     table distributed by key, each key's node pairs its groups (simhash_group_pairs) into a table
 #     distributed the same way: exactly simhash_pairs's pairs on the coordinator's local table
 #     (one node), both timed;
 #   - radius and nearest neighbours on the table distributed by id (fan-out to every shard) and
@@ -80,10 +80,11 @@ settle pages_local, pages
 t0=$(now)
 coord -c "CREATE TABLE single_pairs AS SELECT * FROM simhash_pairs('SELECT id, sh FROM pages_local', $K)"
 single=$(secs "$t0" "$(now)")
-# Each shard of pages groups its own rows by key (simhash_key_groups) and sends one row a key,
-# its rows packed, to the key's shard (sequential mode: one connection a node per shard's
-# command, not one a target shard); each key's node joins its parts and pairs them, into a table
-# distributed like the groups, so no pair travels.
+# Each worker groups the rows of its own shards of pages by key (simhash_key_groups), one shard
+# after another, and sends one row a key, its rows packed, to the key's shard (sequential mode:
+# one connection a node). Each key's node joins its parts and pairs them, into a table
+# distributed the same way, so no pair travels. One session a worker for both steps: each worker
+# here has one core to itself (run_command_on_shards, every shard at once, oversubscribed them).
 coord >/dev/null <<SQL
 CREATE UNLOGGED TABLE page_key_groups (key bigint NOT NULL, key_rows bytea NOT NULL) WITH (toast_tuple_target = 8160);
 ALTER TABLE page_key_groups ALTER key_rows SET STORAGE EXTERNAL;
@@ -92,16 +93,28 @@ CREATE UNLOGGED TABLE page_pairs (key bigint NOT NULL, id_a bigint NOT NULL, id_
 SELECT create_distributed_table('page_pairs', 'key', colocate_with := 'page_key_groups');
 SQL
 t0=$(now)
-failed=$(coord -c "SELECT count(*) FROM run_command_on_shards('pages', \$\$
-    SET citus.multi_shard_modify_mode TO sequential;
-    INSERT INTO page_key_groups
-    SELECT g.* FROM (SELECT array_agg(id) AS ids, array_agg(sh) AS shs FROM %s) a,
-                    simhash_key_groups(a.ids, a.shs, $K, $BLOCKS) g\$\$) WHERE NOT success")
-[ "$failed" = 0 ] || { echo "citus: grouping failed on $failed shards"; exit 1; }
+failed=$(coord -c "SELECT count(*) FROM run_command_on_workers(\$cmd\$
+DO \$do\$
+DECLARE shard text;
+BEGIN
+    SET LOCAL citus.multi_shard_modify_mode TO sequential;
+    FOR shard IN SELECT format('%I', shard_name('pages'::regclass, shardid))
+                 FROM pg_dist_shard JOIN pg_dist_placement USING (shardid)
+                 WHERE logicalrelid = 'pages'::regclass AND groupid = (SELECT groupid FROM pg_dist_local_group)
+    LOOP
+        EXECUTE 'INSERT INTO page_key_groups
+                 SELECT g.* FROM (SELECT array_agg(id) AS ids, array_agg(sh) AS shs FROM ' || shard || ') a,
+                                 simhash_key_groups(a.ids, a.shs, $K, $BLOCKS) g';
+    END LOOP;
+END \$do\$ \$cmd\$) WHERE NOT success")
+[ "$failed" = 0 ] || { echo "citus: grouping failed on $failed workers"; exit 1; }
+[ "$(coord -c "SELECT sum(length(key_rows)) / 16 FROM page_key_groups")" = $((ROWS * BLOCKS)) ] ||
+    { echo "citus: the key groups do not hold every row $BLOCKS times"; exit 1; }
 t1=$(now)
-coord -c "INSERT INTO page_pairs
-          SELECT g.key, p.* FROM (SELECT key, string_agg(key_rows, '') AS key_rows FROM page_key_groups GROUP BY key) g,
-                                 simhash_group_pairs(g.key, g.key_rows, $K, $BLOCKS) p"
+pair_groups="INSERT INTO page_pairs
+             SELECT g.key, p.* FROM (SELECT key, string_agg(key_rows, '') AS key_rows FROM page_key_groups GROUP BY key) g,
+                                    simhash_group_pairs(g.key, g.key_rows, $K, $BLOCKS) p"
+coord -c "SET citus.max_adaptive_executor_pool_size = 1" -c "$pair_groups"
 t2=$(now)
 pairs=$(coord -c "SELECT count(*) FROM single_pairs")
 diff=$(coord -c "SELECT (SELECT count(*) FROM (SELECT id_a, id_b, distance FROM page_pairs EXCEPT ALL TABLE single_pairs) d)
@@ -109,9 +122,7 @@ diff=$(coord -c "SELECT (SELECT count(*) FROM (SELECT id_a, id_b, distance FROM 
 echo "all-pairs k=$K: one node simhash_pairs $single s; distributed $(secs "$t0" "$t2") s" \
      "(group by key and ship $(secs "$t0" "$t1") s + join and pair $(secs "$t1" "$t2") s); $pairs pairs, $diff differ"
 [ "$diff" = 0 ] || { echo "citus: the distributed pairs differ from simhash_pairs"; exit 1; }
-plan=$(coord -c "EXPLAIN INSERT INTO page_pairs
-                 SELECT g.key, p.* FROM (SELECT key, string_agg(key_rows, '') AS key_rows FROM page_key_groups GROUP BY key) g,
-                                        simhash_group_pairs(g.key, g.key_rows, $K, $BLOCKS) p")
+plan=$(coord -c "EXPLAIN $pair_groups")
 grep -q "Task Count: $(coord -c "SHOW citus.shard_count")" <<<"$plan" && grep -q "simhash_group_pairs" <<<"$plan" ||
     { echo "citus: the group pairs are not pushed to every shard:"; echo "$plan"; exit 1; }
 
