@@ -120,4 +120,18 @@ SELECT pg_temp.try($$SELECT * FROM simhash_group_pairs((simhash_table_keys('0', 
 SELECT pg_temp.try($$SELECT * FROM simhash_group_pairs((simhash_table_keys('0', 5, 6))[1],
     '\x01000000000000000000000000000000'::bytea || '\x01000000000000000000000000000000'::bytea, 5, 6)$$);
 SELECT count(*) AS empty_packed_group FROM simhash_group_pairs(0, '', 5, 6);
+-- Both forms keep within simhash.pairs_memory_limit: more is an error, not a slow job. (Radius 12
+-- over 5 blocks is one table: one group holding every row.)
+CREATE TEMP TABLE one_group AS
+SELECT g.* FROM (SELECT array_agg(id) AS ids, array_agg(sh) AS shs FROM sharded_pages) a,
+                simhash_key_groups(a.ids, a.shs, 12, 5) g;
+SELECT count(*) AS one_group, sum(length(key_rows)) / 16 = (SELECT count(*) FROM sharded_pages) AS every_row FROM one_group;
+SET simhash.pairs_memory_limit = '64kB';
+SELECT pg_temp.try($$SELECT count(*) FROM (SELECT array_agg(id) AS ids, array_agg(sh) AS shs FROM sharded_pages) a,
+                                          simhash_key_groups(a.ids, a.shs, 5, 6) g$$);
+SELECT pg_temp.try($$SELECT count(*) FROM one_group g, simhash_group_pairs(g.key, g.key_rows, 12, 5)$$);
+SELECT pg_temp.try($$SELECT count(*) FROM (SELECT array_agg(id) AS ids, array_agg(sh) AS shs FROM sharded_pages) a,
+                                          simhash_group_pairs((SELECT key FROM one_group), a.ids, a.shs, 12, 5)$$);
+RESET simhash.pairs_memory_limit;
+DROP TABLE one_group;
 DROP TABLE sharded_pages;

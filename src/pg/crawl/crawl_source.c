@@ -45,6 +45,18 @@ check_columns(TupleDesc desc, Oid simhash_type, Oid sketch_type)
 						format_type_be(sh_type))));
 }
 
+void
+check_pairs_memory(const char *what, size_t rows, size_t bytes)
+{
+	if (bytes > (size_t) sh_pairs_memory_limit_kb * 1024)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s has more rows than simhash.pairs_memory_limit (%d kB) allows",
+						what, sh_pairs_memory_limit_kb),
+				 errdetail("%zu rows need about %zu kB.", rows, bytes / 1024),
+				 errhint("Raise simhash.pairs_memory_limit, or process the crawl in parts.")));
+}
+
 CrawlRows
 read_crawl_source(const char *source, Oid simhash_type, Oid sketch_type, size_t bytes_per_row)
 {
@@ -71,14 +83,7 @@ read_crawl_source(const char *source, Oid simhash_type, Oid sketch_type, size_t 
 
 			if (grown * row_bytes > limit_bytes)
 				grown = rows.n + SPI_processed;
-			if (grown * row_bytes > limit_bytes)
-				ereport(ERROR,
-						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-						 errmsg("the source has more rows than simhash.pairs_memory_limit (%d kB) allows",
-								sh_pairs_memory_limit_kb),
-						 errdetail("%zu rows need about %zu kB.", grown,
-								   grown * row_bytes / 1024),
-						 errhint("Raise simhash.pairs_memory_limit, or process the crawl in parts.")));
+			check_pairs_memory("the source", grown, grown * row_bytes);
 			rows.ids = rows.ids ? repalloc_huge(rows.ids, grown * sizeof(int64))
 				: MemoryContextAllocHuge(target, grown * sizeof(int64));
 			rows.hashes = rows.hashes ? repalloc_huge(rows.hashes, grown * sizeof(uint64))

@@ -19,6 +19,12 @@ extern int	sh_pairs_memory_limit_kb;
 extern int	sh_job_threads;
 
 /*
+ * An error (54000) when rows needing bytes in all are more than simhash.pairs_memory_limit; what
+ * names them ("the source", "the part", "the group").
+ */
+extern void check_pairs_memory(const char *what, size_t rows, size_t bytes);
+
+/*
  * Runs source (SQL returning id bigint|integer, sh simhash|bigint and, when sketch_type is valid,
  * a third column of that type) through SPI and returns its rows in CurrentMemoryContext. Rows
  * with a NULL id, hash or sketch are skipped and counted in a NOTICE; a duplicate id, wrong

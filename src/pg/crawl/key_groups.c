@@ -15,6 +15,7 @@
 #include "array_args.h"
 #include "bridge_error.h"
 #include "core_owner.h"
+#include "crawl_source.h"
 #include "pairs_bridge.h"
 
 PG_FUNCTION_INFO_V1(simhash_key_groups);
@@ -39,6 +40,15 @@ simhash_key_groups(PG_FUNCTION_ARGS)
 
 	InitMaterializedSRF(fcinfo, 0);
 	nids = array_args_rows(PG_GETARG_ARRAYTYPE_P(0), PG_GETARG_ARRAYTYPE_P(1), &ids, &hashes);
+	{
+		/* the rows, and each of them packed once a table; the tables' count checks k and blocks */
+		int64_t		keys[SH_MAX_PERMUTED_TABLES];
+		size_t		ntables;
+
+		status = sh_table_keys(0, PG_GETARG_INT32(2), PG_GETARG_INT32(3), keys, &ntables, &err);
+		sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+		check_pairs_memory("the part", (size_t) nids, (size_t) nids * SH_PACKED_ROW_BYTES * (1 + ntables));
+	}
 	CHECK_FOR_INTERRUPTS();
 
 	owner = core_owner_new(free_key_groups);

@@ -19,6 +19,7 @@
 #include "array_args.h"
 #include "bridge_error.h"
 #include "core_owner.h"
+#include "crawl_source.h"
 #include "pairs_bridge.h"
 
 PG_FUNCTION_INFO_V1(simhash_table_keys);
@@ -78,6 +79,13 @@ free_group(void *job)
 	sh_group_job_free((sh_group_job *) job);
 }
 
+/* A group's job holds its rows (id and hash) and the in-memory job's own arrays. */
+static size_t
+group_memory(size_t rows)
+{
+	return rows * 2 * sizeof(int64) + sh_pairs_memory(rows, 1);
+}
+
 /* Emits the pairs of a started group job, then releases it. */
 static void
 emit_group_pairs(ReturnSetInfo *rsinfo, CoreOwner *owner, sh_group_job *job)
@@ -120,6 +128,7 @@ simhash_group_pairs(PG_FUNCTION_ARGS)
 
 	InitMaterializedSRF(fcinfo, 0);
 	nids = array_args_rows(PG_GETARG_ARRAYTYPE_P(1), PG_GETARG_ARRAYTYPE_P(2), &ids, &hashes);
+	check_pairs_memory("the group", (size_t) nids, group_memory((size_t) nids));
 	CHECK_FOR_INTERRUPTS();
 
 	owner = core_owner_new(free_group);
@@ -145,6 +154,8 @@ simhash_group_pairs_packed(PG_FUNCTION_ARGS)
 	sh_status	status;
 
 	InitMaterializedSRF(fcinfo, 0);
+	check_pairs_memory("the group", VARSIZE_ANY_EXHDR(rows) / SH_PACKED_ROW_BYTES,
+					   group_memory(VARSIZE_ANY_EXHDR(rows) / SH_PACKED_ROW_BYTES));
 	owner = core_owner_new(free_group);
 	status = sh_group_job_new_packed(PG_GETARG_INT64(0), (const unsigned char *) VARDATA_ANY(rows),
 									 VARSIZE_ANY_EXHDR(rows), PG_GETARG_INT32(2), PG_GETARG_INT32(3), &job, &err);
