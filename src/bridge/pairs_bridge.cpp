@@ -122,26 +122,37 @@ extern "C" sh_status sh_pair_table(uint64_t a, uint64_t b, int k, int blocks, in
 }
 
 struct sh_key_groups {
-    simhash::KeyGroups groups;
+    sh_key_groups(int k, int blocks, const int64_t *ids, const uint64_t *hashes, size_t n)
+        : tables(tables_for(k, blocks)), grouper(tables, ids, hashes, n)
+    {
+    }
+    simhash::PermutedTables tables;  // its own: the grouper keeps a reference across steps
+    simhash::KeyGrouper grouper;
 };
 
 extern "C" sh_status sh_key_groups_new(const int64_t *ids, const uint64_t *hashes, size_t n, int k, int blocks,
                                        sh_key_groups **groups, sh_error *err) noexcept
 {
     *groups = nullptr;
-    return guarded(err, [&] {
-        *groups = new sh_key_groups{simhash::group_by_key(tables_for(k, blocks), ids, hashes, n)};
-    });
+    return guarded(err, [&] { *groups = new sh_key_groups(k, blocks, ids, hashes, n); });
 }
 
-extern "C" size_t sh_key_groups_count(const sh_key_groups *groups) noexcept { return groups->groups.keys.size(); }
+extern "C" sh_status sh_key_groups_step(sh_key_groups *groups, int *more, sh_error *err) noexcept
+{
+    return guarded(err, [&] { *more = groups->grouper.step() ? 1 : 0; });
+}
+
+extern "C" size_t sh_key_groups_count(const sh_key_groups *groups) noexcept
+{
+    return groups->grouper.groups().keys.size();
+}
 
 static_assert(simhash::kPackedRowBytes == SH_PACKED_ROW_BYTES, "bridge and core disagree");
 
 extern "C" void sh_key_groups_get(const sh_key_groups *groups, size_t g, int64_t *key, const unsigned char **rows,
                                   size_t *len) noexcept
 {
-    const simhash::KeyGroups &kg = groups->groups;
+    const simhash::KeyGroups &kg = groups->grouper.groups();
     *key = kg.keys[g];
     *rows = kg.packed.data() + kg.starts[g] * simhash::kPackedRowBytes;
     *len = (kg.starts[g + 1] - kg.starts[g]) * simhash::kPackedRowBytes;

@@ -67,10 +67,15 @@ sh_status	sh_pair_table(uint64_t a, uint64_t b, int k, int blocks, int *table, s
 
 typedef struct sh_key_groups sh_key_groups;	/* opaque: C++ memory */
 
-/* The key groups of n rows, each group's rows packed (src/core/permuted_tables.hpp group_by_key). */
+/*
+ * The key groups of n rows, each group's rows packed (src/core/permuted_tables.hpp KeyGrouper):
+ * sh_key_groups_step groups one table a call, *more false after the last; the rows must stay
+ * valid until then, and the getters below are valid after it.
+ */
 #define SH_PACKED_ROW_BYTES 16
 sh_status	sh_key_groups_new(const int64_t *ids, const uint64_t *hashes, size_t n, int k, int blocks,
 							  sh_key_groups **groups, sh_error *err) SH_NOEXCEPT;
+sh_status	sh_key_groups_step(sh_key_groups *groups, int *more, sh_error *err) SH_NOEXCEPT;
 size_t		sh_key_groups_count(const sh_key_groups *groups) SH_NOEXCEPT;
 /* Group g's key and its rows' bytes (*len of them), valid until freed. */
 void		sh_key_groups_get(const sh_key_groups *groups, size_t g, int64_t *key, const unsigned char **rows,

@@ -252,52 +252,61 @@ void pack_row(int64_t id, uint64_t hash, unsigned char *out)
 #endif
 }
 
-KeyGroups group_by_key(const PermutedTables &tables, const int64_t *ids, const uint64_t *hashes, std::size_t n)
+KeyGrouper::KeyGrouper(const PermutedTables &tables, const int64_t *ids, const uint64_t *hashes, std::size_t n)
+    : tables_(tables), ids_(ids), hashes_(hashes), n_(n), keys_(n)
 {
     if (n > UINT32_MAX) throw InvalidArgument("cannot group more than 4294967295 rows at once, got " + std::to_string(n));
-    KeyGroups out;
-    out.packed.resize(n * tables.tables() * kPackedRowBytes);
-    std::vector<int64_t> keys(n);
-    std::vector<std::size_t> next;
-    std::vector<uint32_t> order;
-    // One table at a time (its keys are all larger than the previous table's). Keys of a few bits
-    // (blocks of about 64 / (k + 1) bits, the usual case): a counting sort that writes each row
-    // straight to its place, reading the rows in order. Wider keys: a comparison sort.
-    for (std::size_t t = 0; t < tables.tables(); ++t) {
-        for (std::size_t i = 0; i < n; ++i) keys[i] = tables.key(hashes[i], t);
-        const std::size_t base = t * n;
-        unsigned char *to = out.packed.data() + base * kPackedRowBytes;
-        const int bits = tables.key_bits(t);
-        if (bits <= 20) {
-            const uint64_t low = (uint64_t(1) << bits) - 1;
-            next.assign(std::size_t(1) << bits, 0);
-            for (std::size_t i = 0; i < n; ++i) ++next[uint64_t(keys[i]) & low];
-            std::size_t at = 0;
-            for (std::size_t v = 0; v < next.size(); ++v) {
-                if (next[v] == 0) continue;
-                out.keys.push_back(int64_t((uint64_t(t) << PermutedTables::kTableShift) | v));
-                out.starts.push_back(base + at);
-                const std::size_t count = next[v];
-                next[v] = at;
-                at += count;
+    out_.packed.resize(n * tables.tables() * kPackedRowBytes);
+}
+
+// Each table's keys are all larger than the previous table's. Keys of a few bits (blocks of about
+// 64 / (k + 1) bits, the usual case): a counting sort that writes each row straight to its place,
+// reading the rows in order. Wider keys: a comparison sort.
+bool KeyGrouper::step()
+{
+    if (next_table_ == tables_.tables()) return false;
+    const std::size_t t = next_table_++, n = n_;
+    for (std::size_t i = 0; i < n; ++i) keys_[i] = tables_.key(hashes_[i], t);
+    const std::size_t base = t * n;
+    unsigned char *to = out_.packed.data() + base * kPackedRowBytes;
+    const int bits = tables_.key_bits(t);
+    if (bits <= 20) {
+        const uint64_t low = (uint64_t(1) << bits) - 1;
+        next_.assign(std::size_t(1) << bits, 0);
+        for (std::size_t i = 0; i < n; ++i) ++next_[uint64_t(keys_[i]) & low];
+        std::size_t at = 0;
+        for (std::size_t v = 0; v < next_.size(); ++v) {
+            if (next_[v] == 0) continue;
+            out_.keys.push_back(int64_t((uint64_t(t) << PermutedTables::kTableShift) | v));
+            out_.starts.push_back(base + at);
+            const std::size_t count = next_[v];
+            next_[v] = at;
+            at += count;
+        }
+        for (std::size_t i = 0; i < n; ++i)
+            pack_row(ids_[i], hashes_[i], to + next_[uint64_t(keys_[i]) & low]++ * kPackedRowBytes);
+    } else {
+        order_.resize(n);
+        for (std::size_t i = 0; i < n; ++i) order_[i] = uint32_t(i);
+        std::stable_sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) { return keys_[a] < keys_[b]; });
+        for (std::size_t i = 0; i < n; ++i) {
+            if (i == 0 || keys_[order_[i]] != keys_[order_[i - 1]]) {
+                out_.keys.push_back(keys_[order_[i]]);
+                out_.starts.push_back(base + i);
             }
-            for (std::size_t i = 0; i < n; ++i)
-                pack_row(ids[i], hashes[i], to + next[uint64_t(keys[i]) & low]++ * kPackedRowBytes);
-        } else {
-            order.resize(n);
-            for (std::size_t i = 0; i < n; ++i) order[i] = uint32_t(i);
-            std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
-            for (std::size_t i = 0; i < n; ++i) {
-                if (i == 0 || keys[order[i]] != keys[order[i - 1]]) {
-                    out.keys.push_back(keys[order[i]]);
-                    out.starts.push_back(base + i);
-                }
-                pack_row(ids[order[i]], hashes[order[i]], to + i * kPackedRowBytes);
-            }
+            pack_row(ids_[order_[i]], hashes_[order_[i]], to + i * kPackedRowBytes);
         }
     }
-    out.starts.push_back(n * tables.tables());
-    return out;
+    if (next_table_ == tables_.tables()) out_.starts.push_back(n * tables_.tables());
+    return true;
+}
+
+KeyGroups group_by_key(const PermutedTables &tables, const int64_t *ids, const uint64_t *hashes, std::size_t n)
+{
+    KeyGrouper grouper(tables, ids, hashes, n);
+    while (grouper.step()) {
+    }
+    return std::move(grouper.groups());
 }
 
 void unpack_rows(const unsigned char *bytes, std::size_t len, std::vector<int64_t> &ids, std::vector<uint64_t> &hashes)

@@ -90,7 +90,26 @@ struct KeyGroups {
     std::vector<std::size_t> starts;  // group g's rows are rows [starts[g], starts[g + 1])
     std::vector<unsigned char> packed;  // kPackedRowBytes a row
 };
-// Throws InvalidArgument past 2^32 - 1 rows.
+// Groups a part one table at a time, so that its caller can notice a cancel between tables. The
+// rows must stay valid until the last step. Throws InvalidArgument past 2^32 - 1 rows.
+class KeyGrouper {
+public:
+    KeyGrouper(const PermutedTables &tables, const int64_t *ids, const uint64_t *hashes, std::size_t n);
+    // Groups the next table; false once every table is grouped (then groups() is complete).
+    bool step();
+    const KeyGroups &groups() const { return out_; }
+    KeyGroups &groups() { return out_; }
+
+private:
+    const PermutedTables &tables_;
+    const int64_t *ids_;
+    const uint64_t *hashes_;
+    std::size_t n_, next_table_ = 0;
+    KeyGroups out_;
+    std::vector<int64_t> keys_;
+    std::vector<std::size_t> next_;
+    std::vector<uint32_t> order_;
+};
 KeyGroups group_by_key(const PermutedTables &tables, const int64_t *ids, const uint64_t *hashes, std::size_t n);
 
 // The whole of a group's pairs at once (tests and benchmarks).

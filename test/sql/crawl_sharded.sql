@@ -134,4 +134,11 @@ SELECT pg_temp.try($$SELECT count(*) FROM (SELECT array_agg(id) AS ids, array_ag
                                           simhash_group_pairs((SELECT key FROM one_group), a.ids, a.shs, 12, 5)$$);
 RESET simhash.pairs_memory_limit;
 DROP TABLE one_group;
+-- A cancel stops the grouping of a large part (it checks between tables and between groups).
+CREATE TEMP TABLE big_part AS
+SELECT array_agg(i) AS ids, array_agg(((i * 2654435761) # (i << 40))::simhash) AS shs FROM generate_series(1, 2000000) i;
+SET statement_timeout = '100ms';
+SELECT count(*) FROM big_part a, simhash_key_groups(a.ids, a.shs, 5, 6) g;
+RESET statement_timeout;
+DROP TABLE big_part;
 DROP TABLE sharded_pages;

@@ -55,6 +55,12 @@ simhash_key_groups(PG_FUNCTION_ARGS)
 	status = sh_key_groups_new(ids, hashes, (size_t) nids, PG_GETARG_INT32(2), PG_GETARG_INT32(3), &groups, &err);
 	core_owner_adopt(owner, groups);
 	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	for (int more = 1; more;)
+	{
+		CHECK_FOR_INTERRUPTS();
+		status = sh_key_groups_step(groups, &more, &err);
+		sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	}
 	pfree(ids);
 	pfree(hashes);
 	for (size_t g = 0; g < sh_key_groups_count(groups); g++)
