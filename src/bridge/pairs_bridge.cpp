@@ -116,6 +116,11 @@ extern "C" sh_status sh_table_keys(uint64_t hash, int k, int blocks, int64_t *ke
     });
 }
 
+extern "C" sh_status sh_table_count(int k, int blocks, size_t *ntables, sh_error *err) noexcept
+{
+    return guarded(err, [&] { *ntables = tables_for(k, blocks).tables(); });
+}
+
 extern "C" sh_status sh_pair_table(uint64_t a, uint64_t b, int k, int blocks, int *table, sh_error *err) noexcept
 {
     return guarded(err, [&] { *table = tables_for(k, blocks).owner(a, b); });

@@ -62,6 +62,8 @@ sh_status	sh_band_keys(uint64_t hash, int k, int64_t *keys, size_t *nkeys, sh_er
  * SH_MAX_PERMUTED_TABLES. */
 sh_status	sh_table_keys(uint64_t hash, int k, int blocks, int64_t *keys, size_t *nkeys,
 						  sh_error *err) SH_NOEXCEPT;
+/* How many permuted tables (keys a row) radius k over blocks blocks makes; errors as sh_table_keys. */
+sh_status	sh_table_count(int k, int blocks, size_t *ntables, sh_error *err) SH_NOEXCEPT;
 /* The table owning the pair (a, b), or -1 when they agree on too few blocks to be within k. */
 sh_status	sh_pair_table(uint64_t a, uint64_t b, int k, int blocks, int *table, sh_error *err) SH_NOEXCEPT;
 

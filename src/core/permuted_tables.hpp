@@ -110,6 +110,7 @@ private:
     std::vector<std::size_t> next_;
     std::vector<uint32_t> order_;
 };
+// All tables at once (tests).
 KeyGroups group_by_key(const PermutedTables &tables, const int64_t *ids, const uint64_t *hashes, std::size_t n);
 
 // The whole of a group's pairs at once (tests and benchmarks).

@@ -5,7 +5,8 @@
 
 #include "utils/lsyscache.h"
 
-Datum *
+/* The elements of array (argname names it in errors), or an error for 2+ dimensions or a NULL. */
+static Datum *
 array_args_elements(ArrayType *array, const char *argname, int *n)
 {
 	int16		typlen;

@@ -6,9 +6,6 @@
 
 #include "utils/array.h"
 
-/* The elements of array (argname names it in errors), or an error for 2+ dimensions or a NULL. */
-extern Datum *array_args_elements(ArrayType *array, const char *argname, int *n);
-
 /*
  * Rows given as two arrays, ids (bigint[]) and hashes (simhash[]), of equal length: their values
  * in two palloc'd arrays (room for one more), and how many.

@@ -31,6 +31,7 @@ simhash_key_groups(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	int			nids;
+	size_t		ntables;
 	int64	   *ids;
 	uint64	   *hashes;
 	CoreOwner  *owner;
@@ -40,15 +41,10 @@ simhash_key_groups(PG_FUNCTION_ARGS)
 
 	InitMaterializedSRF(fcinfo, 0);
 	nids = array_args_rows(PG_GETARG_ARRAYTYPE_P(0), PG_GETARG_ARRAYTYPE_P(1), &ids, &hashes);
-	{
-		/* the rows, and each of them packed once a table; the tables' count checks k and blocks */
-		int64_t		keys[SH_MAX_PERMUTED_TABLES];
-		size_t		ntables;
-
-		status = sh_table_keys(0, PG_GETARG_INT32(2), PG_GETARG_INT32(3), keys, &ntables, &err);
-		sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
-		check_pairs_memory("the part", (size_t) nids, (size_t) nids * SH_PACKED_ROW_BYTES * (1 + ntables));
-	}
+	/* the rows, and each of them packed once a table */
+	status = sh_table_count(PG_GETARG_INT32(2), PG_GETARG_INT32(3), &ntables, &err);
+	sh_raise_bridge_error(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	check_pairs_memory("the part", (size_t) nids, (size_t) nids * SH_PACKED_ROW_BYTES * (1 + ntables));
 	CHECK_FOR_INTERRUPTS();
 
 	owner = core_owner_new(free_key_groups);
