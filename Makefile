@@ -7,27 +7,27 @@
 #   make WERROR=1 ...             warnings are errors (the test script builds this way)
 
 EXTENSION  = simhash
-EXTVERSION = 1.2
+EXTVERSION = 1.3
 MODULE_big = simhash
 
 # The current version's install script is assembled from one file per feature
-# (src/sql/NN_feature.sql), in name order. Released versions' install scripts are frozen and the
-# upgrade scripts between versions are written by hand, both in src/sql/versions/.
-INSTALL_SQL_PARTS = $(sort $(wildcard src/sql/*.sql))
+# (src/install/NN_feature.sql), in name order. Released versions' install scripts are frozen and the
+# upgrade scripts between versions are written by hand, both in src/install/versions/.
+INSTALL_SQL_PARTS = $(sort $(wildcard src/install/*.sql))
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql
-DATA = $(sort $(wildcard src/sql/versions/$(EXTENSION)--*.sql))
+DATA = $(sort $(wildcard src/install/versions/$(EXTENSION)--*.sql))
 
 CORE_SRCS   = $(sort $(wildcard src/core/*.cpp))
 BRIDGE_SRCS = $(sort $(wildcard src/bridge/*.cpp))
 GLUE_SRCS   = $(sort $(wildcard src/pg/*/*.c))
 OBJS = $(GLUE_SRCS:.c=.o) $(BRIDGE_SRCS:.cpp=.o) $(CORE_SRCS:.cpp=.o)
 
-# Every test/sql/NAME.sql is a pg_regress test (expected output test/expected/NAME.out), run in
-# name order; test/t/*.pl are the TAP tests.
-REGRESS = $(patsubst test/sql/%.sql,%,$(sort $(wildcard test/sql/*.sql)))
-REGRESS_OPTS = --inputdir=test --load-extension=$(EXTENSION)
+# Every sql/NAME.sql is a pg_regress test (expected output expected/NAME.out), run in
+# name order; t/*.pl are the TAP tests.
+REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
+REGRESS_OPTS = --load-extension=$(EXTENSION)
 TAP_TESTS = 1
-PROVE_TESTS = test/t/*.pl
+PROVE_TESTS = t/*.pl
 
 # POPCNT makes hamming() one instruction; x86-64 CPUs without it predate 2008 and are refused
 # with a clear error when the library loads (see src/pg/common/simhash_module.c).

@@ -113,11 +113,11 @@ SIMHASH_PGDIR=
 
 # TAP tests start their own clusters with initdb, which refuses root: run them as postgres on a
 # copy of the tree that user can write (they write tmp_check/ next to the sources).
-if ls test/t/*.pl >/dev/null 2>&1; then
+if ls t/*.pl >/dev/null 2>&1; then
     banner "TAP tests"
     tap_dir="$log_dir/tap"
     mkdir -p "$tap_dir"
-    cp -r test/t "$tap_dir/"
+    cp -r t "$tap_dir/"
     chown -R postgres "$tap_dir"
     pgxs_dir=$(dirname "$($PG_CONFIG --pgxs)")/../..
     (cd "$tap_dir" && runuser -u postgres -- env PATH="$PATH" TESTDIR="$tap_dir" \
@@ -131,6 +131,27 @@ if ls test/t/*.pl >/dev/null 2>&1; then
     [ "$rc" != 0 ] && [ "$bad" = 0 ] && bad=1
     count $((tests - bad < 0 ? 0 : tests - bad)) "$bad" TAP
     [ "$rc" = 0 ] || find "$tap_dir" -name '*.log' -path '*tmp_check*' -exec tail -n 20 {} + 2>/dev/null | tail -n 100
+fi
+
+# The README's first command, as a newcomer runs it: it must exit 0 and write both heat maps as
+# non-empty PNGs (the pages stay cached in /var/tmp/simhash-demo between runs on one machine).
+banner "the demo (scripts/demo.sh)"
+demo_out="$log_dir/demo-out"
+if SIMHASH_DEMO_OUT="$demo_out" scripts/demo.sh >"$log_dir/demo.log" 2>&1; then
+    tail -n 8 "$log_dir/demo.log"
+    demo_ok=1
+    for scale in log linear; do
+        png="$demo_out/heatmap_$scale.png"
+        if [ -s "$png" ] && [ "$(head -c 8 "$png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
+            echo "$png: $(stat -c %s "$png") bytes"
+        else
+            echo "$png is missing, empty or not a PNG"; demo_ok=0
+        fi
+    done
+    count "$demo_ok" $((1 - demo_ok)) demo
+else
+    tail -n 40 "$log_dir/demo.log"
+    count 0 1 demo
 fi
 
 finish

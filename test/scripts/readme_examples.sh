@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every ```sql block of README.md and of doc/*.md runs as written, in order, one fresh database per
 # file: the docs' examples cannot drift from the extension. Blocks fenced ```postgresql need a cluster
-# (Citus, postgres_fdw shards) and are not run here; test/t/007_fdw_shards.pl and scripts/citus_cluster.sh run them. README.md creates the extension itself
+# (Citus, postgres_fdw shards) and are not run here; t/007_fdw_shards.pl and scripts/citus_cluster.sh run them. README.md creates the extension itself
 # (its first block is "Getting started"); for doc/*.md this script does. Needs the server of
 # scripts/test.sh (PGHOST, PGPORT).
 set -euo pipefail

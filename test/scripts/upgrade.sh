@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# In-place upgrade from 1.0 (the frozen src/sql/versions/simhash--1.0.sql) to the version this tree
+# In-place upgrade from 1.0 (the frozen src/install/versions/simhash--1.0.sql) to the version this tree
 # builds, with ALTER EXTENSION simhash UPDATE, on a database that uses the extension the way a crawl
 # database does: simhash columns, generated columns computed by simhash(text) and hamming(), a GiST,
 # a simhash_mih, a GIN simhash_mih_ops and a btree index, a view and materialized views.
@@ -334,7 +334,7 @@ for kind in member function operator type cast 'operator class' 'operator family
     grep -q "^$kind " "$work/fresh.txt" || { echo "the catalog description has no '$kind' line: the query is broken"; exit 1; }
 done
 if ! diff -u --label "1.0 updated to $got" --label "fresh $default_version" "$work/updated.txt" "$work/fresh.txt"; then
-    echo "the updated extension differs from a fresh install (lines above): mirror the install-script change in src/sql/versions/simhash--*--$default_version.sql"
+    echo "the updated extension differs from a fresh install (lines above): mirror the install-script change in src/install/versions/simhash--*--$default_version.sql"
     exit 1
 fi
 echo "all $(wc -l <"$work/fresh.txt") catalog lines of the updated extension equal a fresh install's"

@@ -8,21 +8,39 @@
 #include "utils/memutils.h"
 
 /*
- * The base type of column c, which must be an integer type (or a domain over one): a fraction is
- * refused rather than rounded.
+ * The base type of column c, which must be an integer type, numeric, or a domain over one of them
+ * (a dashboard's sum() is numeric): a fraction is refused rather than rounded.
  */
 static Oid
 integer_column(TupleDesc desc, int c)
 {
 	Oid			type = getBaseType(TupleDescAttr(desc, c)->atttypid);
 
-	if (type != INT8OID && type != INT4OID && type != INT2OID)
+	if (type != INT8OID && type != INT4OID && type != INT2OID && type != NUMERICOID)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("column %d of the source query must be bigint, integer or smallint, not %s",
+				 errmsg("column %d of the source query must be bigint, integer, smallint or numeric, not %s",
 						c + 1, format_type_be(TupleDescAttr(desc, c)->atttypid)),
 				 errhint("Cast it to bigint in the source if its values are whole numbers.")));
 	return type;
+}
+
+/* Value d of column c (of type type, as integer_column returned) as int64. */
+static int64
+column_value(Datum d, Oid type, int c)
+{
+	Datum		whole;
+
+	if (type != NUMERICOID)
+		return integer_value(d, type);
+	whole = DirectFunctionCall2(numeric_trunc, d, Int32GetDatum(0));
+	if (!DatumGetBool(DirectFunctionCall2(numeric_eq, d, whole)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("column %d of the source query has the value %s, which is not a whole number",
+						c + 1, DatumGetCString(DirectFunctionCall1(numeric_out, d)))));
+	/* Out of bigint's range is numeric_int8's own error (22003). */
+	return DatumGetInt64(DirectFunctionCall1(numeric_int8, d));
 }
 
 IntColumns
@@ -71,7 +89,7 @@ read_int_source(const char *source, int ncols, const char *order_by)
 
 				Datum		d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, c + 1, &isnull);
 
-				row[c] = isnull ? 0 : integer_value(d, types[c]);
+				row[c] = isnull ? 0 : column_value(d, types[c], c);
 				any_null |= isnull;
 			}
 			if (any_null)

@@ -14,8 +14,8 @@ typedef struct IntColumns
 } IntColumns;
 
 /*
- * Runs SELECT c1::bigint, ..., cN::bigint FROM (source) s(c1, ..., cN) ORDER BY order_by through SPI
- * (order_by may be NULL) and returns its rows. The source may return more columns than ncols; the
+ * Runs SELECT c1, ..., cN FROM (source) s(c1, ..., cN) ORDER BY order_by through SPI (order_by may
+ * be NULL) and returns its rows as int64: each column an integer type or numeric with whole values. The source may return more columns than ncols; the
  * first ncols are read. Rows with a NULL are skipped and counted.
  */
 extern IntColumns read_int_source(const char *source, int ncols, const char *order_by);

@@ -2,11 +2,29 @@
 
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
 #include "nodes/parsenodes.h"
 #include "utils/plancache.h"
 #include "source_hint.h"
 
 #define FETCH_ROWS 10000
+
+/* True when q or any query inside it (subquery, CTE, sublink) locks rows with FOR UPDATE/SHARE. */
+static bool
+locks_rows_walker(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Query))
+	{
+		Query	   *q = (Query *) node;
+
+		if (q->rowMarks != NIL)
+			return true;
+		return query_tree_walker(q, locks_rows_walker, context, 0);
+	}
+	return expression_tree_walker(node, locks_rows_walker, context);
+}
 
 /*
  * A source is read, never run for its effects: it must be one plain SELECT (or VALUES, TABLE, a
@@ -39,7 +57,7 @@ check_read_only(SPIPlanPtr plan)
 						 errmsg("the source query must only read, but it modifies data (%s)",
 								q->hasModifyingCTE ? "in its WITH clause" : GetCommandTagName(ps->commandTag)),
 						 errhint("Run the data-modifying statement first, then read its rows from a table.")));
-			if (q->rowMarks != NIL)
+			if (locks_rows_walker((Node *) q, NULL))
 				ereport(ERROR,
 						(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
 						 errmsg("the source query must only read, but it locks rows (FOR UPDATE or FOR SHARE)"),
@@ -51,6 +69,22 @@ check_read_only(SPIPlanPtr plan)
 					 errmsg("the source query must be a SELECT, not %s", GetCommandTagName(ps->commandTag)),
 					 errhint("Give the query that returns the rows to read, e.g. SELECT id, sh FROM public.pages.")));
 	}
+}
+
+void
+source_query_check(const char *source)
+{
+	SPIPlanPtr	plan;
+
+	SPI_connect();
+	plan = SPI_prepare(source, 0, NULL);
+	if (plan == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg("could not prepare the source query: %s", SPI_result_code_string(SPI_result))));
+	check_read_only(plan);
+	SPI_freeplan(plan);
+	SPI_finish();
 }
 
 void

@@ -23,6 +23,11 @@ typedef struct SourceQuery
  * SELECT; it is query itself when nothing wraps it.
  */
 extern void source_query_open(SourceQuery *source, const char *query, const char *user_source);
+/*
+ * Raises the errors source_query_open would for a source that is not one plain SELECT or that
+ * writes or locks rows, without running it (for the PL/pgSQL functions that run sources).
+ */
+extern void source_query_check(const char *source);
 /* The columns the query returns. */
 extern TupleDesc source_query_columns(const SourceQuery *source);
 /* The next batch in SPI_tuptable (SPI_processed rows); false once every row has been read. */

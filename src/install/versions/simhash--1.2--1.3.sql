@@ -1,0 +1,159 @@
+-- simhash 1.2 -> 1.3 (ALTER EXTENSION simhash UPDATE TO '1.3')
+\echo Use "ALTER EXTENSION simhash UPDATE TO '1.3'" to load this file. \quit
+
+-- Each change of 1.3 has its own section below, headed "-- ===== <topic> =====", and brings an
+-- installed 1.2 to exactly what a fresh 1.3 install creates (test/scripts/upgrade.sh checks it).
+
+-- ===== analysis sources =====
+-- The PL/pgSQL analysis functions check their source as the C functions do (simhash_check_source),
+-- and simhash_joint_histogram reads the source's columns as numeric, so one session can call it
+-- with sources of different column types. Nothing to rebuild.
+CREATE FUNCTION simhash_check_source(source text) RETURNS void
+    AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION simhash_check_source(text) IS
+    'analysis support: raises an error unless a source query is one SELECT that only reads';
+
+CREATE OR REPLACE FUNCTION simhash_threshold_pairs(source text, k integer DEFAULT 5, d integer DEFAULT 6)
+    RETURNS TABLE (id_a bigint, id_b bigint, fp_diff integer, sh_diff integer)
+    LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
+DECLARE
+    message pg_catalog.text;
+BEGIN
+    IF k OPERATOR(pg_catalog.<) 0 OR k OPERATOR(pg_catalog.>) 64 THEN
+        RAISE EXCEPTION 'simhash radius k must be between 0 and 64, got %', k USING ERRCODE = '22023';
+    END IF;
+    IF d OPERATOR(pg_catalog.<) 0 OR d OPERATOR(pg_catalog.>) 127 THEN
+        RAISE EXCEPTION 'fingerprint difference d must be between 0 and 127, got %', d USING ERRCODE = '22023';
+    END IF;
+    PERFORM @extschema@.simhash_check_source(source);
+    RETURN QUERY EXECUTE pg_catalog.format($q$
+        WITH src AS MATERIALIZED (SELECT s.id::bigint AS id, s.sh, s.fp FROM (%1$s) s(id, sh, fp)
+                                  WHERE s.id IS NOT NULL AND s.sh IS NOT NULL AND s.fp IS NOT NULL),
+        keys AS (SELECT id, pg_catalog.unnest(@extschema@.fingerprint_band_keys(fp, %3$s)) AS key FROM src),
+        candidates AS (
+            SELECT p.id_a, p.id_b FROM @extschema@.simhash_pairs(%4$L, %2$s) p
+            UNION
+            SELECT a.id, b.id FROM keys a JOIN keys b
+                ON a.key OPERATOR(pg_catalog.=) b.key AND a.id OPERATOR(pg_catalog.<) b.id)
+        SELECT c.id_a, c.id_b, @extschema@.fingerprint_diff(a.fp, b.fp), @extschema@.hamming(a.sh, b.sh)::integer
+        FROM candidates c JOIN src a ON a.id OPERATOR(pg_catalog.=) c.id_a
+                          JOIN src b ON b.id OPERATOR(pg_catalog.=) c.id_b
+        WHERE @extschema@.hamming(a.sh, b.sh) OPERATOR(@extschema@.<=) %2$s
+           OR @extschema@.fingerprint_diff(a.fp, b.fp) OPERATOR(pg_catalog.<=) %3$s
+        ORDER BY 1, 2 $q$, source, k, d, pg_catalog.format('SELECT id, sh FROM (%s) s(id, sh, fp)', source));
+EXCEPTION WHEN undefined_table OR undefined_function OR undefined_object THEN
+    -- The source's error under an empty search_path (pg_restore) says why: see src/pg/common/source_hint.h.
+    IF EXISTS (SELECT FROM pg_catalog.unnest(pg_catalog.current_schemas(false)) s(nsp)
+               WHERE s.nsp OPERATOR(pg_catalog.<>) 'pg_catalog' AND NOT pg_catalog.starts_with(s.nsp, 'pg_temp')) THEN
+        RAISE;
+    END IF;
+    GET STACKED DIAGNOSTICS message = MESSAGE_TEXT;
+    RAISE EXCEPTION USING MESSAGE = message, ERRCODE = SQLSTATE,
+        HINT = 'The source query runs with the caller''s search_path, which names no schema here '
+               '(pg_restore and REFRESH MATERIALIZED VIEW during a restore run with an empty one). '
+               'Schema-qualify what the source names, e.g. SELECT id, sh FROM public.pages, or select from '
+               'a schema-qualified view.';
+END $$;
+
+CREATE OR REPLACE FUNCTION simhash_joint_histogram(source text)
+    RETURNS TABLE (fp_diff integer, sh_diff integer, pairs bigint)
+    LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
+DECLARE
+    cell pg_catalog.record;
+    message pg_catalog.text;
+BEGIN
+    PERFORM @extschema@.simhash_check_source(source);
+    FOR cell IN EXECUTE pg_catalog.format(
+        -- Fixed column types: PL/pgSQL caches the plans of the expressions on cell by the first
+        -- call's column types, so the record keeps one shape whatever the source's types are.
+        'SELECT s.f::pg_catalog.numeric AS f, s.h::pg_catalog.numeric AS h, pg_catalog.count(*) AS n '
+        'FROM (%s) s(f, h) GROUP BY 1, 2 ORDER BY 1, 2',
+        source)
+    LOOP
+        -- Differences are counts: a fractional one is refused, never rounded into a cell.
+        IF cell.f OPERATOR(pg_catalog.<>) pg_catalog.trunc(cell.f) OR cell.h OPERATOR(pg_catalog.<>) pg_catalog.trunc(cell.h) THEN
+            RAISE EXCEPTION 'a pair has differences (%, %) that are not whole numbers', cell.f, cell.h
+                USING ERRCODE = '22P02',
+                      HINT = 'The differences count differing fingerprint entries and simhash bits.';
+        END IF;
+        PERFORM @extschema@.simhash_check_differences(cell.f::pg_catalog.int8, cell.h::pg_catalog.int8);
+        fp_diff := cell.f::pg_catalog.int8; sh_diff := cell.h::pg_catalog.int8; pairs := cell.n;
+        RETURN NEXT;
+    END LOOP;
+EXCEPTION WHEN undefined_table OR undefined_function OR undefined_object THEN
+    -- The source's error under an empty search_path (pg_restore) says why: see src/pg/common/source_hint.h.
+    IF EXISTS (SELECT FROM pg_catalog.unnest(pg_catalog.current_schemas(false)) s(nsp)
+               WHERE s.nsp OPERATOR(pg_catalog.<>) 'pg_catalog' AND NOT pg_catalog.starts_with(s.nsp, 'pg_temp')) THEN
+        RAISE;
+    END IF;
+    GET STACKED DIAGNOSTICS message = MESSAGE_TEXT;
+    RAISE EXCEPTION USING MESSAGE = message, ERRCODE = SQLSTATE,
+        HINT = 'The source query runs with the caller''s search_path, which names no schema here '
+               '(pg_restore and REFRESH MATERIALIZED VIEW during a restore run with an empty one). '
+               'Schema-qualify what the source names, e.g. SELECT id, sh FROM public.pages, or select from '
+               'a schema-qualified view.';
+END $$;
+
+CREATE OR REPLACE FUNCTION simhash_threshold_pairs_confirmed(source text, k integer DEFAULT 5, d integer DEFAULT 6)
+    RETURNS TABLE (id_a bigint, id_b bigint, fp_diff integer, sh_diff integer, resemblance double precision)
+    LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
+BEGIN
+    PERFORM @extschema@.simhash_check_source(source);
+    RETURN QUERY EXECUTE pg_catalog.format($q$
+        WITH src AS MATERIALIZED (SELECT s.id::bigint AS id, s.sk FROM (%1$s) s(id, sh, fp, sk)
+                                  WHERE s.id IS NOT NULL AND s.sk IS NOT NULL)
+        SELECT t.id_a, t.id_b, t.fp_diff, t.sh_diff, @extschema@.resemblance(a.sk, b.sk)
+        FROM @extschema@.simhash_threshold_pairs(%2$L, %3$s, %4$s) t
+             JOIN src a ON a.id OPERATOR(pg_catalog.=) t.id_a
+             JOIN src b ON b.id OPERATOR(pg_catalog.=) t.id_b
+        ORDER BY 1, 2 $q$, source,
+        pg_catalog.format('SELECT id, sh, fp FROM (%s) s(id, sh, fp, sk) WHERE s.sk IS NOT NULL', source), k, d);
+END $$;
+
+CREATE OR REPLACE FUNCTION simhash_confirmed_histogram(source text, min_resemblance double precision DEFAULT 0.87)
+    RETURNS TABLE (fp_diff integer, sh_diff integer, confirmed boolean, pairs bigint)
+    LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
+DECLARE
+    cell pg_catalog.record;
+    message pg_catalog.text;
+BEGIN
+    IF NOT (min_resemblance OPERATOR(pg_catalog.>=) 0 AND min_resemblance OPERATOR(pg_catalog.<=) 1) THEN
+        RAISE EXCEPTION 'min_resemblance must be between 0 and 1, got %', min_resemblance USING ERRCODE = '22023';
+    END IF;
+    PERFORM @extschema@.simhash_check_source(source);
+    FOR cell IN EXECUTE pg_catalog.format(
+        -- Fixed column types: the loop's record keeps one shape whatever the source's types.
+        'SELECT s.f::pg_catalog.numeric AS f, s.h::pg_catalog.numeric AS h, s.r::pg_catalog.float8 AS r, '
+        'pg_catalog.count(*) AS n FROM (%s) s(f, h, r) GROUP BY 1, 2, 3 ORDER BY 1, 2, 3',
+        source)
+    LOOP
+        IF cell.f OPERATOR(pg_catalog.<>) pg_catalog.trunc(cell.f) OR cell.h OPERATOR(pg_catalog.<>) pg_catalog.trunc(cell.h) THEN
+            RAISE EXCEPTION 'a pair has differences (%, %) that are not whole numbers', cell.f, cell.h
+                USING ERRCODE = '22P02',
+                      HINT = 'The differences count differing fingerprint entries and simhash bits.';
+        END IF;
+        PERFORM @extschema@.simhash_check_differences(cell.f::pg_catalog.int8, cell.h::pg_catalog.int8);
+        IF cell.r IS NULL THEN
+            RAISE EXCEPTION 'a pair has a NULL resemblance' USING ERRCODE = '22004',
+                HINT = 'The source must return (fp_diff, sh_diff, resemblance) for every pair.';
+        END IF;
+        IF NOT (cell.r OPERATOR(pg_catalog.>=) 0 AND cell.r OPERATOR(pg_catalog.<=) 1) THEN
+            RAISE EXCEPTION 'a pair has resemblance % outside 0..1', cell.r USING ERRCODE = '22023';
+        END IF;
+        fp_diff := cell.f::pg_catalog.int4; sh_diff := cell.h::pg_catalog.int4;
+        confirmed := cell.r OPERATOR(pg_catalog.>=) min_resemblance; pairs := cell.n;
+        RETURN NEXT;
+    END LOOP;
+EXCEPTION WHEN undefined_table OR undefined_function OR undefined_object THEN
+    -- The source's error under an empty search_path (pg_restore) says why: see src/pg/common/source_hint.h.
+    IF EXISTS (SELECT FROM pg_catalog.unnest(pg_catalog.current_schemas(false)) s(nsp)
+               WHERE s.nsp OPERATOR(pg_catalog.<>) 'pg_catalog' AND NOT pg_catalog.starts_with(s.nsp, 'pg_temp')) THEN
+        RAISE;
+    END IF;
+    GET STACKED DIAGNOSTICS message = MESSAGE_TEXT;
+    RAISE EXCEPTION USING MESSAGE = message, ERRCODE = SQLSTATE,
+        HINT = 'The source query runs with the caller''s search_path, which names no schema here '
+               '(pg_restore and REFRESH MATERIALIZED VIEW during a restore run with an empty one). '
+               'Schema-qualify what the source names, e.g. SELECT id, sh FROM public.pages, or select from '
+               'a schema-qualified view.';
+END $$;
