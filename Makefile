@@ -37,13 +37,18 @@ ARCH_FLAGS = -mpopcnt
 endif
 
 CORE_LIBS = -lutf8proc
+# Only PostgreSQL's entry points leave the library (the module magic, _PG_init, each SQL-callable
+# function and its pg_finfo_ record); the C++ core and the glue's helpers stay local, so that no
+# other extension loaded into the same backend can collide with them. The list is made from the
+# PG_FUNCTION_INFO_V1 lines at build time.
+EXPORTS_SCRIPT = simhash.exports
 # The glue's wings (src/pg/*/) include each other's headers by name.
 PG_CPPFLAGS = -I$(srcdir)/src/core -I$(srcdir)/src/bridge $(addprefix -I$(srcdir)/,$(sort $(wildcard src/pg/*/)))
 PG_CFLAGS   = $(ARCH_FLAGS) $(if $(WERROR),-Werror)
 PG_CXXFLAGS = -std=c++17 $(ARCH_FLAGS) $(if $(WERROR),-Werror)
-SHLIB_LINK  = -lstdc++ $(CORE_LIBS)
+SHLIB_LINK  = -lstdc++ $(CORE_LIBS) -Wl,--version-script=$(EXPORTS_SCRIPT)
 
-EXTRA_CLEAN = core-test core-test-asan bench-core-page fuzz-* test/core/*.o results regression.diffs regression.out tmp_check
+EXTRA_CLEAN = $(EXPORTS_SCRIPT) core-test core-test-asan bench-core-page fuzz-* test/core/*.o results regression.diffs regression.out tmp_check
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -55,6 +60,12 @@ COMPILE.c.bc += $(ARCH_FLAGS)
 
 $(DATA_built): $(INSTALL_SQL_PARTS)
 	cat $^ > $@
+
+$(EXPORTS_SCRIPT): $(GLUE_SRCS)
+	{ echo '{ global: Pg_magic_func; _PG_init;'; \
+	  sed -n 's/^PG_FUNCTION_INFO_V1(\([A-Za-z0-9_]*\));.*/\1; pg_finfo_\1;/p' $^; \
+	  echo 'local: *; };'; } > $@
+$(shlib): $(EXPORTS_SCRIPT)
 
 # PGXS tracks no header dependencies: rebuild every object when any project header changes, so a
 # changed class layout can never be linked against objects compiled with the old one.
