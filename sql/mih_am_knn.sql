@@ -161,7 +161,8 @@ SELECT count(*) FROM (SELECT sh FROM kn ORDER BY sh <-> '0') s;
 RESET enable_seqscan; RESET enable_sort;
 
 -- More equal rows than work_mem can hold: the scan leaves the levels for passes, which keep
--- a bounded number of rows each.
+-- a bounded number of rows each. (The order is checked by scan position n: from PostgreSQL 16 on,
+-- count(DISTINCT id) may sort the aggregate's input by id.)
 CREATE TABLE kd (id int, sh simhash);
 INSERT INTO kd SELECT i, CASE WHEN i <= 6000 THEN '00000000ffffffff'
                               ELSE ('x' || substr(md5(i::text), 1, 16))::bit(64)::simhash END
@@ -169,7 +170,7 @@ FROM generate_series(1, 8000) i;
 CREATE INDEX ON kd USING simhash_mih (sh);
 SET work_mem = 64; SET enable_seqscan = off; SET enable_sort = off;
 SELECT count(*) AS n, count(DISTINCT id) AS distinct_ids,
-       array_agg(d) = array_agg(d ORDER BY d) AS ordered, max(d) FILTER (WHERE n <= 6000) AS d_6000
+       array_agg(d ORDER BY n) = array_agg(d ORDER BY d) AS ordered, max(d) FILTER (WHERE n <= 6000) AS d_6000
 FROM (SELECT id, (sh <-> '00000000ffffffff')::int AS d, row_number() OVER () AS n
       FROM (SELECT id, sh FROM kd ORDER BY sh <-> '00000000ffffffff') s) t;
 RESET work_mem; RESET enable_seqscan; RESET enable_sort;

@@ -1,5 +1,7 @@
 #include "utf8_text.h"
 
+#include "pg_compat.h"
+
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/elog.h"

@@ -36,6 +36,8 @@
 #include "storage/itemptr.h"
 #include "utils/rel.h"
 
+#include "pg_compat.h"
+
 #define MIH_MAGIC			0x4D494841	/* "MIHA" */
 #define MIH_VERSION			2
 #define MIH_META_BLKNO		0

@@ -184,7 +184,7 @@ mih_buildempty(Relation index)
 	memcpy(MihPageGetMeta(image.data), &meta, sizeof(MihMeta));
 	PageSetChecksumInplace(image.data, MIH_META_BLKNO);
 	smgrwrite(RelationGetSmgr(index), INIT_FORKNUM, MIH_META_BLKNO, image.data, true);
-	log_newpage(&(RelationGetSmgr(index))->smgr_rnode.node, INIT_FORKNUM, MIH_META_BLKNO,
+	log_newpage(sh_smgr_locator(RelationGetSmgr(index)), INIT_FORKNUM, MIH_META_BLKNO,
 				image.data, true);
 	smgrimmedsync(RelationGetSmgr(index), INIT_FORKNUM);
 }

@@ -202,7 +202,7 @@ open_checked_index(Oid indexoid)
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("relation with OID %u does not exist", indexoid)));
 	if (pg_class_aclcheck(heapoid, GetUserId(), ACL_SELECT) != ACLCHECK_OK &&
-		!pg_class_ownercheck(heapoid, GetUserId()))
+		!sh_class_ownercheck(heapoid, GetUserId()))
 		aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_TABLE, get_rel_name(heapoid));
 	return heapoid;
 }

@@ -4,6 +4,8 @@
  */
 #include "simhash_type.h"
 
+#include "pg_compat.h"
+
 #include "utils/varbit.h"
 
 PG_FUNCTION_INFO_V1(simhash_from_bigint);
