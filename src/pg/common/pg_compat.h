@@ -19,4 +19,11 @@
 #define sh_class_ownercheck(relid, role) pg_class_ownercheck((relid), (role))
 #endif
 
+#if PG_VERSION_NUM >= 180000
+/* 18 tells vacuum_delay_point whether ANALYZE calls it. */
+#define sh_vacuum_delay_point()			vacuum_delay_point(false)
+#else
+#define sh_vacuum_delay_point()			vacuum_delay_point()
+#endif
+
 #endif

@@ -83,19 +83,19 @@ vacuum_all(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 	mih_walk_start(&walk, index);
 	for (uint32 p = 0; p < dir->pages[0]; p++)
 	{
-		vacuum_delay_point();
+		sh_vacuum_delay_point();
 		stats->num_index_tuples += vacuum_page(&walk, dir->blocks[0][p], MIH_PAGE_TABLE0,
 											   callback, callback_state, stats, &next);
 	}
 	for (blkno = meta.pending_head; blkno != InvalidBlockNumber; blkno = next)
 	{
-		vacuum_delay_point();
+		sh_vacuum_delay_point();
 		stats->num_index_tuples += vacuum_page(&walk, blkno, MIH_PAGE_PENDING, callback, callback_state, stats, &next);
 	}
 	mih_walk_start(&walk, index);
 	for (blkno = meta.nulls_head; blkno != InvalidBlockNumber; blkno = next)
 	{
-		vacuum_delay_point();
+		sh_vacuum_delay_point();
 		stats->num_index_tuples += vacuum_page(&walk, blkno, MIH_PAGE_NULLS, callback, callback_state, stats, &next);
 	}
 	stats->num_pages = RelationGetNumberOfBlocks(index);
