@@ -2,13 +2,16 @@
 # The whole test suite, exactly as CI runs it (.ci/run calls this):
 #   build with warnings as errors; core unit tests plain and under ASan+UBSan; core fuzz targets
 #   briefly; a throwaway PostgreSQL 15 server (as the postgres OS user) for pg_regress and the
-#   scripted SQL tests; the TAP tests; then a last line "N passed, M failed".
+#   scripted SQL tests; the TAP tests; the demo; the other PostgreSQL majors of
+#   scripts/pg_versions.conf in their Debian roots; then a last line "N passed, M failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 if [ "$(id -u)" != 0 ]; then exec sudo -E "$0" "$@"; fi
 
 scripts/install-deps.sh || exit 1
-export PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
+# The host's own PostgreSQL major (Debian 12's) comes from the one list of majors.
+host_major=$(awk '$2 == "host" { print $1 }' scripts/pg_versions.conf)
+export PG_CONFIG=/usr/lib/postgresql/$host_major/bin/pg_config
 export PATH="$($PG_CONFIG --bindir):$PATH"
 export PG_BINDIR=$($PG_CONFIG --bindir)
 
@@ -153,5 +156,20 @@ else
     tail -n 40 "$log_dir/demo.log"
     count 0 1 demo
 fi
+
+# The other PostgreSQL majors of scripts/pg_versions.conf, each in its own Debian root.
+# SIMHASH_PG_MAJORS="17 18" limits the run to those majors (the host's 15 always runs).
+while read -r major suite what; do
+    case $major in ''|\#*) continue ;; esac
+    [ "$suite" = host ] && continue
+    [ -n "${SIMHASH_PG_MAJORS:-}" ] && [[ " $SIMHASH_PG_MAJORS " != *" $major "* ]] && continue
+    banner "PostgreSQL $major ($suite root): $what"
+    scripts/test_major.sh "$major" "$suite" $what </dev/null >"$log_dir/pg$major.log" 2>&1
+    tail -n 40 "$log_dir/pg$major.log"
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log_dir/pg$major.log" | tail -n1)
+    p=$(echo "$line" | awk '{print $1}'); f=$(echo "$line" | awk '{print $3}')
+    [ -n "$line" ] || { p=0; f=1; }
+    count "${p:-0}" "${f:-1}" "PostgreSQL $major"
+done < scripts/pg_versions.conf
 
 finish

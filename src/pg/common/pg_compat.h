@@ -26,4 +26,12 @@
 #define sh_vacuum_delay_point()			vacuum_delay_point()
 #endif
 
+#if PG_VERSION_NUM >= 190000
+/* 19 renamed PageSetChecksumInplace. */
+#define sh_page_set_checksum(page, blkno)	PageSetChecksum((page), (blkno))
+#else
+#define sh_page_set_checksum(page, blkno)	PageSetChecksumInplace((page), (blkno))
 #endif
+
+#endif
+

@@ -182,7 +182,7 @@ mih_buildempty(Relation index)
 	init_meta(&meta);
 	mih_init_page(image.data, MIH_PAGE_META);
 	memcpy(MihPageGetMeta(image.data), &meta, sizeof(MihMeta));
-	PageSetChecksumInplace(image.data, MIH_META_BLKNO);
+	sh_page_set_checksum(image.data, MIH_META_BLKNO);
 	smgrwrite(RelationGetSmgr(index), INIT_FORKNUM, MIH_META_BLKNO, image.data, true);
 	log_newpage(sh_smgr_locator(RelationGetSmgr(index)), INIT_FORKNUM, MIH_META_BLKNO,
 				image.data, true);

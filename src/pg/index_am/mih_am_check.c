@@ -9,6 +9,7 @@
 #include "mih_am_keys.h"
 
 #include "access/genam.h"
+#include "access/htup_details.h"
 #include "access/relation.h"
 #include "access/table.h"
 #include "catalog/index.h"

@@ -31,7 +31,7 @@ Datum
 simhash_from_bit(PG_FUNCTION_ARGS)
 {
 	VarBit	   *bits = PG_GETARG_VARBIT_P(0);
-	const bits8 *p = VARBITS(bits);
+	const uint8 *p = VARBITS(bits);
 	uint64		value = 0;
 
 	if (VARBITLEN(bits) != 64)
@@ -49,13 +49,13 @@ simhash_to_bit(PG_FUNCTION_ARGS)
 {
 	uint64		value = PG_GETARG_SIMHASH(0);
 	VarBit	   *bits = (VarBit *) palloc0(VARBITTOTALLEN(64));
-	bits8	   *p = VARBITS(bits);
+	uint8	   *p = VARBITS(bits);
 
 	SET_VARSIZE(bits, VARBITTOTALLEN(64));
 	VARBITLEN(bits) = 64;
 	for (int i = 7; i >= 0; i--)
 	{
-		p[i] = (bits8) (value & 0xFF);
+		p[i] = (uint8) (value & 0xFF);
 		value >>= 8;
 	}
 	PG_RETURN_VARBIT_P(bits);

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# A Debian root holding PostgreSQL MAJOR (server, headers, PGXS) and what building and testing
+# simhash needs, made once from Debian's archive with mmdebstrap and kept in
+# $SIMHASH_ROOTS (default /var/cache/simhash-roots) for the next run. Prints the root's path.
+#   scripts/pgroot.sh MAJOR SUITE        SUITE: trixie, forky, ... or experimental (on sid)
+# The host's own PostgreSQL is not touched: each major lives in its own root, entered with chroot.
+set -euo pipefail
+major=${1:?usage: pgroot.sh MAJOR SUITE}
+suite=${2:?usage: pgroot.sh MAJOR SUITE}
+roots=${SIMHASH_ROOTS:-/var/cache/simhash-roots}
+root="$roots/pg$major"
+
+# A root is complete once this file is there: an interrupted make is started again.
+if [ -f "$root/.simhash-root-done" ]; then echo "$root"; exit 0; fi
+
+command -v mmdebstrap >/dev/null || {
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap >/dev/null
+}
+mkdir -p "$roots"
+rm -rf "$root" "$root.partial"
+
+mirror=http://deb.debian.org/debian
+packages=(build-essential libutf8proc-dev libxxhash-dev libipc-run-perl iproute2)
+sources=("deb $mirror $suite main")
+base=$suite
+if [ "$suite" = experimental ]; then
+    # experimental holds only what differs from sid; its PostgreSQL needs its own libpq too.
+    base=sid
+    sources=("deb $mirror sid main" "deb $mirror experimental main")
+    packages+=("postgresql-$major/experimental" "postgresql-server-dev-$major/experimental"
+               "postgresql-client-$major/experimental" libpq5/experimental libpq-dev/experimental)
+else
+    packages+=("postgresql-$major" "postgresql-server-dev-$major")
+fi
+# The suites after bookworm are served as they were when this machine's archive copy was taken:
+# their Release files may be past their Valid-Until date.
+mmdebstrap --quiet --variant=apt --aptopt='Acquire::Check-Valid-Until "false"' \
+    --include="$(IFS=,; echo "${packages[*]}")" "$base" "$root.partial" "${sources[@]}" >&2
+touch "$root.partial/.simhash-root-done"
+mv "$root.partial" "$root"
+echo "$root"

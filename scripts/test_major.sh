@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Builds and tests simhash against PostgreSQL MAJOR inside its Debian root (scripts/pgroot.sh):
+# the build with warnings as errors, then pg_regress against a throwaway server and the TAP tests,
+# both as the postgres user of the root. The last line is "N passed, M failed" for this major.
+#   scripts/test_major.sh MAJOR SUITE [regress] [tap]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+major=${1:?usage: test_major.sh MAJOR SUITE [regress] [tap]}
+suite=${2:?usage: test_major.sh MAJOR SUITE [regress] [tap]}
+shift 2
+what=" $* "
+
+root=$(scripts/pgroot.sh "$major" "$suite") || { echo "0 passed, 1 failed"; exit 1; }
+bindir=/usr/lib/postgresql/$major/bin
+pgxs=/usr/lib/postgresql/$major/lib/pgxs
+
+# The tree as it is (tracked and untracked files, no build output) goes to /build in the root.
+rm -rf "$root/build" "$root/tmp/simhash-tap"
+mkdir -p "$root/build"
+git ls-files -co --exclude-standard -z | tar -c --null -T - | tar -x -C "$root/build"
+chroot "$root" chown -R postgres /build    # the root's postgres: its uid need not be the host's
+
+mounted=()
+cleanup() {
+    local m
+    for m in "${mounted[@]}"; do umount -l "$m" 2>/dev/null; done
+}
+trap cleanup EXIT
+for m in proc dev dev/shm; do
+    if [ "$m" = proc ]; then mount -t proc proc "$root/proc"; else mount --bind "/$m" "$root/$m"; fi \
+        && mounted=("$root/$m" "${mounted[@]}")
+done
+
+in_root() { chroot "$root" runuser -u postgres -- env -i PATH="$bindir:/usr/bin:/bin" HOME=/tmp "$@"; }
+
+passed=0 failed=0
+if ! in_root bash -c "cd /build && make -s -j2 WERROR=1 PG_CONFIG=$bindir/pg_config" 2>&1; then
+    echo "build against PostgreSQL $major failed"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+chroot "$root" make -s -C /build install PG_CONFIG="$bindir/pg_config" >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
+
+if [[ $what == *" regress "* ]]; then
+    env_lines=$(in_root bash -c "cd /build && PG_BINDIR=$bindir scripts/pgtmp.sh start") \
+        || { echo "server start failed"; echo "$passed passed, $((failed + 1)) failed"; exit 1; }
+    in_root bash -c "cd /build && $env_lines && make installcheck TAP_TESTS= PG_CONFIG=$bindir/pg_config" \
+        >"$root/build/regress.log" 2>&1
+    in_root bash -c "$env_lines && PG_BINDIR=$bindir /build/scripts/pgtmp.sh stop \$SIMHASH_PGDIR"
+    grep -E '^(not ok|# .*(failed|passed))' "$root/build/regress.log"
+    # pg_regress of 15 prints "test NAME ... ok|FAILED"; from 16 on, TAP-style "ok N - NAME".
+    ok=$(grep -cE '^ok [0-9]+|\.\.\. ok' "$root/build/regress.log")
+    bad=$(grep -cE '^not ok [0-9]+|\.\.\. FAILED' "$root/build/regress.log")
+    [ -f "$root/build/regression.diffs" ] && head -n 100 "$root/build/regression.diffs"
+    [ $((ok + bad)) -gt 0 ] || bad=1
+    echo "pg_regress on $major: $ok passed, $bad failed"
+    passed=$((passed + ok)); failed=$((failed + bad))
+fi
+
+if [[ $what == *" tap "* ]]; then
+    in_root bash -c "mkdir -p /tmp/simhash-tap && cp -r /build/t /tmp/simhash-tap/ && cd /tmp/simhash-tap &&
+        TESTDIR=/tmp/simhash-tap PG_REGRESS=$pgxs/src/test/regress/pg_regress prove -I $pgxs/src/test/perl/ -I . t/*.pl" \
+        >"$root/build/tap.log" 2>&1
+    rc=$?
+    grep -vE '^#' "$root/build/tap.log" | tail -n 15
+    tests=$(sed -n 's/.*Tests=\([0-9]*\).*/\1/p' "$root/build/tap.log" | tail -n1)
+    bad=$(grep -Eo 'Failed [0-9]+/[0-9]+ subtests' "$root/build/tap.log" | awk -F'[ /]' '{s+=$2} END {print s+0}')
+    tests=${tests:-0}
+    [ "$rc" != 0 ] && [ "$bad" = 0 ] && bad=1
+    [ "$rc" = 0 ] || grep -E '^#' "$root/build/tap.log" | tail -n 40
+    echo "TAP on $major: $((tests - bad)) passed, $bad failed"
+    passed=$((passed + tests - bad)); failed=$((failed + bad))
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
