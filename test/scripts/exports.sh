@@ -16,8 +16,8 @@ bad=0
 while read -r sym; do
     case $sym in
         Pg_magic_func|_PG_init) ;;
-        pg_finfo_*) echo "$exported" | grep -qx "${sym#pg_finfo_}" || { echo "pg_finfo without its function: $sym"; bad=1; } ;;
-        *) echo "$exported" | grep -qx "pg_finfo_$sym" || { echo "exported but not an entry point: $sym"; bad=1; } ;;
+        pg_finfo_*) grep -qx "${sym#pg_finfo_}" <<<"$exported" || { echo "pg_finfo without its function: $sym"; bad=1; } ;;
+        *) grep -qx "pg_finfo_$sym" <<<"$exported" || { echo "exported but not an entry point: $sym"; bad=1; } ;;
     esac
 done <<<"$exported"
 
@@ -29,7 +29,7 @@ named=$(sed "s/--.*$//" "$(pg_config --sharedir)"/extension/simhash--*.sql | tr 
     | awk '{ if ($2 != "") print $2; else { n = $1; sub(/.*\./, "", n); print n } }' | sort -u)
 echo "$(echo "$named" | wc -l) C symbols named by the install scripts"
 for sym in $named; do
-    echo "$exported" | grep -qx "$sym" || { echo "named by an install script but not exported: $sym"; bad=1; }
+    grep -qx "$sym" <<<"$exported" || { echo "named by an install script but not exported: $sym"; bad=1; }
 done
 [ "$bad" = 0 ] && echo "exports: only entry points, and every named one"
 exit "$bad"
