@@ -1,17 +1,36 @@
 #!/usr/bin/env bash
-# A Debian root holding PostgreSQL MAJOR (server, headers, PGXS) and what building and testing
-# simhash needs, made once from Debian's archive with mmdebstrap and kept in
+# A Debian root holding PostgreSQL MAJOR (server, headers, PGXS), what building and testing simhash
+# needs, and any EXTRA packages, made once from Debian's archive with mmdebstrap and kept in
 # $SIMHASH_ROOTS (default /var/cache/simhash-roots) for the next run. Prints the root's path.
-#   scripts/pgroot.sh MAJOR SUITE        SUITE: trixie, forky, ... or experimental (on sid)
+#   scripts/pgroot.sh MAJOR SUITE [EXTRA...]     SUITE: trixie, forky, ... or experimental (on sid)
 # The host's own PostgreSQL is not touched: each major lives in its own root, entered with chroot.
 set -euo pipefail
-major=${1:?usage: pgroot.sh MAJOR SUITE}
-suite=${2:?usage: pgroot.sh MAJOR SUITE}
+major=${1:?usage: pgroot.sh MAJOR SUITE [EXTRA...]}
+suite=${2:?usage: pgroot.sh MAJOR SUITE [EXTRA...]}
+shift 2
+extra=("$@")
 roots=${SIMHASH_ROOTS:-/var/cache/simhash-roots}
 root="$roots/pg$major"
+done_file="$root/.simhash-root-done"
 
-# A root is complete once this file is there: an interrupted make is started again.
-if [ -f "$root/.simhash-root-done" ]; then echo "$root"; exit 0; fi
+# A root is complete once done_file is there (an interrupted make starts again); it lists the extra
+# packages installed since, so that a later call asking for more only installs those.
+if [ -f "$done_file" ]; then
+    missing=()
+    for p in "${extra[@]}"; do grep -qx "$p" "$done_file" || missing+=("$p"); done
+    if [ ${#missing[@]} -gt 0 ]; then
+        # Some packages' scripts need /proc (java does).
+        mount -t proc proc "$root/proc"
+        trap 'umount -l "$root/proc"' EXIT
+        chroot "$root" dpkg --configure -a >&2
+        chroot "$root" apt-get update -qq >&2
+        chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+            "${missing[@]}" >&2
+        printf '%s\n' "${missing[@]}" >>"$done_file"
+    fi
+    echo "$root"
+    exit 0
+fi
 
 command -v mmdebstrap >/dev/null || {
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap >/dev/null
@@ -32,10 +51,11 @@ if [ "$suite" = experimental ]; then
 else
     packages+=("postgresql-$major" "postgresql-server-dev-$major")
 fi
+packages+=("${extra[@]}")
 # The suites after bookworm are served as they were when this machine's archive copy was taken:
 # their Release files may be past their Valid-Until date.
 mmdebstrap --quiet --variant=apt --aptopt='Acquire::Check-Valid-Until "false"' \
     --include="$(IFS=,; echo "${packages[*]}")" "$base" "$root.partial" "${sources[@]}" >&2
-touch "$root.partial/.simhash-root-done"
+printf '%s\n' "${extra[@]}" >"$root.partial/.simhash-root-done"
 mv "$root.partial" "$root"
 echo "$root"

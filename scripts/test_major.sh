@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # Builds and tests simhash against PostgreSQL MAJOR inside its Debian root (scripts/pgroot.sh):
-# the build with warnings as errors, then pg_regress against a throwaway server and the TAP tests,
-# both as the postgres user of the root. The last line is "N passed, M failed" for this major.
-#   scripts/test_major.sh MAJOR SUITE [regress] [tap]
+# the build with warnings as errors, then, as the postgres user of the root, pg_regress and the
+# scripted tests (test/scripts/*.sh) against a throwaway server, and the TAP tests. The last line
+# is "N passed, M failed" for this major (", K skipped" after it when a scripted test skipped).
+#   scripts/test_major.sh MAJOR SUITE [regress] [scripts] [tap]
 set -uo pipefail
 cd "$(dirname "$0")/.."
-major=${1:?usage: test_major.sh MAJOR SUITE [regress] [tap]}
-suite=${2:?usage: test_major.sh MAJOR SUITE [regress] [tap]}
+major=${1:?usage: test_major.sh MAJOR SUITE [regress] [scripts] [tap]}
+suite=${2:?usage: test_major.sh MAJOR SUITE [regress] [scripts] [tap]}
 shift 2
 what=" $* "
 
-root=$(scripts/pgroot.sh "$major" "$suite") || { echo "0 passed, 1 failed"; exit 1; }
+# The scripted tests' clients: psycopg2, JDBC, and Chromium for the heat map.
+extra=()
+[[ $what == *" scripts "* ]] && extra=(python3 python3-psycopg2 default-jdk-headless libpostgresql-jdbc-java chromium)
+root=$(scripts/pgroot.sh "$major" "$suite" "${extra[@]}") || { echo "0 passed, 1 failed"; exit 1; }
 bindir=/usr/lib/postgresql/$major/bin
 pgxs=/usr/lib/postgresql/$major/lib/pgxs
 
@@ -41,12 +45,15 @@ if ! in_root bash -c "cd /build && make -s -j2 WERROR=1 PG_CONFIG=$bindir/pg_con
 fi
 chroot "$root" make -s -C /build install PG_CONFIG="$bindir/pg_config" >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
 
-if [[ $what == *" regress "* ]]; then
+skipped=0
+if [[ $what == *" regress "* || $what == *" scripts "* ]]; then
     env_lines=$(in_root bash -c "cd /build && PG_BINDIR=$bindir scripts/pgtmp.sh start") \
         || { echo "server start failed"; echo "$passed passed, $((failed + 1)) failed"; exit 1; }
+fi
+
+if [[ $what == *" regress "* ]]; then
     in_root bash -c "cd /build && $env_lines && make installcheck TAP_TESTS= PG_CONFIG=$bindir/pg_config" \
         >"$root/build/regress.log" 2>&1
-    in_root bash -c "$env_lines && PG_BINDIR=$bindir /build/scripts/pgtmp.sh stop \$SIMHASH_PGDIR"
     grep -E '^(not ok|# .*(failed|passed))' "$root/build/regress.log"
     # pg_regress of 15 prints "test NAME ... ok|FAILED"; from 16 on, TAP-style "ok N - NAME".
     ok=$(grep -cE '^ok [0-9]+|\.\.\. ok' "$root/build/regress.log")
@@ -55,6 +62,24 @@ if [[ $what == *" regress "* ]]; then
     [ $((ok + bad)) -gt 0 ] || bad=1
     echo "pg_regress on $major: $ok passed, $bad failed"
     passed=$((passed + ok)); failed=$((failed + bad))
+fi
+
+# Each scripted test as scripts/test.sh runs it: exit 0 passes, 77 skips, anything else fails.
+if [[ $what == *" scripts "* ]]; then
+    for t in "$root"/build/test/scripts/*.sh; do
+        name=$(basename "$t")
+        in_root bash -c "cd /build && $env_lines && bash test/scripts/$name" >"$root/build/$name.log" 2>&1
+        rc=$?
+        case $rc in
+            0) passed=$((passed + 1)); echo "$name on $major: passed" ;;
+            77) skipped=$((skipped + 1)); echo "$name on $major: skipped" ;;
+            *) failed=$((failed + 1)); echo "$name on $major: FAILED"; tail -n 30 "$root/build/$name.log" ;;
+        esac
+    done
+fi
+
+if [ -n "${env_lines:-}" ]; then
+    in_root bash -c "$env_lines && PG_BINDIR=$bindir /build/scripts/pgtmp.sh stop \$SIMHASH_PGDIR"
 fi
 
 if [[ $what == *" tap "* ]]; then
@@ -71,5 +96,5 @@ if [[ $what == *" tap "* ]]; then
     echo "TAP on $major: $((tests - bad)) passed, $bad failed"
     passed=$((passed + tests - bad)); failed=$((failed + bad))
 fi
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed$([ "$skipped" = 0 ] || echo ", $skipped skipped")"
 [ "$failed" = 0 ]
