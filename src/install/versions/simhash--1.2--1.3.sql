@@ -157,3 +157,8 @@ EXCEPTION WHEN undefined_table OR undefined_function OR undefined_object THEN
                'Schema-qualify what the source names, e.g. SELECT id, sh FROM public.pages, or select from '
                'a schema-qualified view.';
 END $$;
+
+-- ===== HTML character references =====
+-- html_text, simhash_html, fingerprints_html and resemblance_sketch_html decode every named
+-- reference of HTML's table. The change is in the library; no SQL object changes. What was stored
+-- from these functions must be recomputed (CHANGELOG.md, 1.3).
