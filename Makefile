@@ -42,13 +42,19 @@ CORE_LIBS = -lutf8proc
 # other extension loaded into the same backend can collide with them. The list is made from the
 # PG_FUNCTION_INFO_V1 lines at build time.
 EXPORTS_SCRIPT = simhash.exports
+
+# HTML's named character reference table (src/core/char_references.cpp) is written at build time
+# from Python's copy of it, which the script checks against a pinned hash; it is not committed.
+# Everything that compiles the core depends on it.
+CHAR_REFERENCE_TABLE = src/core/char_reference_table.inc
+
 # The glue's wings (src/pg/*/) include each other's headers by name.
 PG_CPPFLAGS = -I$(srcdir)/src/core -I$(srcdir)/src/bridge $(addprefix -I$(srcdir)/,$(sort $(wildcard src/pg/*/)))
 PG_CFLAGS   = $(ARCH_FLAGS) $(if $(WERROR),-Werror)
 PG_CXXFLAGS = -std=c++17 $(ARCH_FLAGS) $(if $(WERROR),-Werror)
 SHLIB_LINK  = -lstdc++ $(CORE_LIBS) -Wl,--version-script=$(EXPORTS_SCRIPT)
 
-EXTRA_CLEAN = $(EXPORTS_SCRIPT) core-test core-test-asan bench-core-page fuzz-* test/core/*.o results regression.diffs regression.out tmp_check
+EXTRA_CLEAN = $(EXPORTS_SCRIPT) $(CHAR_REFERENCE_TABLE) core-test core-test-asan bench-core-page fuzz-* test/core/*.o results regression.diffs regression.out tmp_check
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -72,15 +78,19 @@ $(shlib): $(EXPORTS_SCRIPT)
 PROJECT_HEADERS = $(wildcard src/core/*.h src/core/*.hpp src/bridge/*.h src/bridge/*.hpp src/pg/*/*.h)
 $(OBJS) $(OBJS:.o=.bc): $(PROJECT_HEADERS)
 
+$(CHAR_REFERENCE_TABLE): scripts/char_reference_table.py
+	python3 $< $@.tmp && mv $@.tmp $@
+src/core/char_references.o src/core/char_references.bc: $(CHAR_REFERENCE_TABLE)
+
 # ---- C++ core tests, built without PostgreSQL ------------------------------------------------
 CORE_TEST_SRCS = $(sort $(wildcard test/core/*.cpp))
 CORE_CXX       = g++ -std=c++17 -O2 -g $(ARCH_FLAGS) -Wall -Wextra $(if $(WERROR),-Werror) -Isrc/core -Isrc/bridge
 SAN_FLAGS      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-core-test: $(CORE_TEST_SRCS) $(CORE_SRCS) $(BRIDGE_SRCS) $(wildcard src/core/*.hpp src/core/*.h src/bridge/*.h)
+core-test: $(CORE_TEST_SRCS) $(CORE_SRCS) $(CHAR_REFERENCE_TABLE) $(BRIDGE_SRCS) $(wildcard src/core/*.hpp src/core/*.h src/bridge/*.h)
 	$(CORE_CXX) -o $@ $(CORE_TEST_SRCS) $(CORE_SRCS) $(BRIDGE_SRCS) -lgtest -lgtest_main -pthread $(CORE_LIBS)
 
-core-test-asan: $(CORE_TEST_SRCS) $(CORE_SRCS) $(BRIDGE_SRCS) $(wildcard src/core/*.hpp src/core/*.h src/bridge/*.h)
+core-test-asan: $(CORE_TEST_SRCS) $(CORE_SRCS) $(CHAR_REFERENCE_TABLE) $(BRIDGE_SRCS) $(wildcard src/core/*.hpp src/core/*.h src/bridge/*.h)
 	$(CORE_CXX) $(SAN_FLAGS) -o $@ $(CORE_TEST_SRCS) $(CORE_SRCS) $(BRIDGE_SRCS) -lgtest -lgtest_main -pthread $(CORE_LIBS)
 
 .PHONY: core-check
@@ -92,7 +102,7 @@ core-check: core-test core-test-asan
 # ./bench-core-page [PAGES.tsv]: see bench/core/page_bench.cpp.
 BENCH_CORE_SRCS = $(sort $(wildcard bench/core/*.cpp))
 bench-core: bench-core-page
-bench-core-page: $(BENCH_CORE_SRCS) $(CORE_SRCS) $(BRIDGE_SRCS) $(wildcard src/core/*.hpp src/core/*.h src/bridge/*.h src/bridge/*.hpp)
+bench-core-page: $(BENCH_CORE_SRCS) $(CORE_SRCS) $(CHAR_REFERENCE_TABLE) $(BRIDGE_SRCS) $(wildcard src/core/*.hpp src/core/*.h src/bridge/*.h src/bridge/*.hpp)
 	g++ -std=c++17 -O2 -g $(ARCH_FLAGS) -Wall -Wextra $(if $(WERROR),-Werror) -Isrc/core -Isrc/bridge \
 	    -o $@ $(BENCH_CORE_SRCS) $(CORE_SRCS) $(BRIDGE_SRCS) -lbenchmark -pthread $(CORE_LIBS)
 .PHONY: bench-core
@@ -107,7 +117,7 @@ FUZZ_SECONDS ?= 15
 FUZZ_CXX      = clang++-14 -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
                 -Isrc/core -Isrc/bridge
 
-fuzz-%: test/fuzz/%_fuzz.cpp test/fuzz/fuzz_support.hpp $(CORE_SRCS) $(wildcard src/core/*.hpp src/core/*.h src/bridge/*.h src/bridge/*.hpp)
+fuzz-%: test/fuzz/%_fuzz.cpp test/fuzz/fuzz_support.hpp $(CORE_SRCS) $(CHAR_REFERENCE_TABLE) $(wildcard src/core/*.hpp src/core/*.h src/bridge/*.h src/bridge/*.hpp)
 	$(FUZZ_CXX) -o $@ $< $(CORE_SRCS) -pthread $(CORE_LIBS)
 
 .PHONY: fuzz-check

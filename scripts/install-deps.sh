@@ -10,7 +10,8 @@ packages=(
     libgtest-dev libbenchmark-dev           # core tests and benchmarks
     libipc-run-perl                         # PostgreSQL's TAP test framework
     iproute2 util-linux                     # ss (free port), runuser, flock
-    chromium python3                        # the heat map test renders SVG to PNG and reads its pixels
+    python3                                 # the build (HTML reference table); tests
+    chromium                                # the heat map test renders SVG to PNG (python3 reads its pixels)
     python3-psycopg2                        # client type test and the differential test of the indexes
     libpostgresql-jdbc-java default-jdk-headless  # client type test: JDBC, javac
 )

@@ -39,7 +39,8 @@ mkdir -p "$roots"
 rm -rf "$root" "$root.partial"
 
 mirror=http://deb.debian.org/debian
-packages=(build-essential libutf8proc-dev libxxhash-dev libipc-run-perl iproute2)
+# python3: the build writes the core's HTML reference table with it (scripts/char_reference_table.py).
+packages=(build-essential libutf8proc-dev libxxhash-dev libipc-run-perl iproute2 python3)
 sources=("deb $mirror $suite main")
 base=$suite
 if [ "$suite" = experimental ]; then

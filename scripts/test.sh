@@ -3,7 +3,7 @@
 #   build with warnings as errors; core unit tests plain and under ASan+UBSan; core fuzz targets
 #   briefly; a throwaway PostgreSQL 15 server (as the postgres OS user) for pg_regress and the
 #   scripted SQL tests; the TAP tests; the demo; the other PostgreSQL majors of
-#   scripts/pg_versions.conf in their Debian roots; then a last line "N passed, M failed".
+#   scripts/pg_versions.conf in their Debian roots; then a last line "N passed, M failed, K skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 if [ "$(id -u)" != 0 ]; then exec sudo -E "$0" "$@"; fi
@@ -17,23 +17,28 @@ export PG_BINDIR=$($PG_CONFIG --bindir)
 
 passed=0
 failed=0
+skipped=0
 failures=()
+skips=()
 log_dir=$(mktemp -d "${TMPDIR:-/tmp}/simhash-test.XXXXXX")
 chmod 755 "$log_dir"
 
 count() { passed=$((passed + $1)); failed=$((failed + $2)); [ "$2" = 0 ] || failures+=("$3"); }
+skip() { skipped=$((skipped + $1)); skips+=("$2"); }
 banner() { printf '\n=== %s ===\n' "$*"; }
 
 finish() {
     [ -n "${SIMHASH_PGDIR:-}" ] && scripts/pgtmp.sh stop "$SIMHASH_PGDIR"
     echo
+    [ ${#skips[@]} = 0 ] || printf 'skipped: %s\n' "${skips[@]}"
     if [ ${#failures[@]} = 0 ]; then rm -rf "$log_dir"; else printf 'failed: %s\n' "${failures[@]}"; echo "logs: $log_dir"; fi
-    echo "$passed passed, $failed failed"
+    echo "$passed passed, $failed failed, $skipped skipped"
     [ "$failed" = 0 ]
     exit $?
 }
 
-# A gtest binary's own summary gives the counts; a crash counts as one failure.
+# A gtest binary's own summary gives the counts (GTEST_SKIP tests are skips); a crash counts as one
+# failure.
 run_gtest() {
     local name=$1 bin=$2
     local out="$log_dir/${name// /_}.log"
@@ -41,12 +46,14 @@ run_gtest() {
     "$bin" --gtest_brief=1 >"$out" 2>&1
     local rc=$?
     tail -n 30 "$out"
-    local p f
+    local p f s
     p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -n1)
+    s=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' "$out" | tail -n1)
     f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -n1)
     p=${p:-0}; f=${f:-0}
     [ "$rc" != 0 ] && [ "$f" = 0 ] && f=1
     count "$p" "$f" "$name"
+    [ "${s:-0}" = 0 ] || skip "$s" "$name"
 }
 
 banner "build (warnings are errors)"
@@ -100,11 +107,17 @@ else
 fi
 
 # Scripted tests that need the running server and tools beyond psql (pg_dump, a browser, ...).
+# Exit status 0 is a pass, 77 a skip (what the test needs is not installed), anything else a failure.
 for t in $(ls test/scripts/*.sh 2>/dev/null | sort); do
     banner "$t"
-    if bash "$t" >"$log_dir/$(basename "$t").log" 2>&1; then
+    bash "$t" >"$log_dir/$(basename "$t").log" 2>&1
+    rc=$?
+    if [ "$rc" = 0 ]; then
         tail -n 5 "$log_dir/$(basename "$t").log"
         count 1 0 "$t"
+    elif [ "$rc" = 77 ]; then
+        tail -n 5 "$log_dir/$(basename "$t").log"
+        skip 1 "$t"
     else
         tail -n 40 "$log_dir/$(basename "$t").log"
         count 0 1 "$t"

@@ -21,5 +21,7 @@ WHERE d.deptype = 'e' AND NOT (p.provolatile = 'i' AND p.proisstrict AND p.propa
 ORDER BY 1::text;
 
 -- The operator classes pass PostgreSQL's own validation.
-SELECT opcname, amvalidate(oid) FROM pg_opclass
-WHERE opcname LIKE 'simhash%' OR opcname LIKE 'fingerprints%' ORDER BY opcname;
+SELECT c.opcname, amvalidate(c.oid) FROM pg_opclass c
+JOIN pg_depend d ON d.classid = 'pg_opclass'::regclass AND d.objid = c.oid AND d.deptype = 'e'
+JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'simhash'
+ORDER BY c.opcname;

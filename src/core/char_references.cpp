@@ -2,42 +2,45 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 
 #include "utf8_encode.hpp"
 
 namespace simhash {
 namespace {
 
-// Latin-1's named characters, U+00A0..U+00FF in order: every one is a legacy name.
-constexpr std::string_view kLatin1Names[96] = {
-    "nbsp",   "iexcl",  "cent",   "pound",  "curren", "yen",    "brvbar", "sect",   "uml",    "copy",
-    "ordf",   "laquo",  "not",    "shy",    "reg",    "macr",   "deg",    "plusmn", "sup2",   "sup3",
-    "acute",  "micro",  "para",   "middot", "cedil",  "sup1",   "ordm",   "raquo",  "frac14", "frac12",
-    "frac34", "iquest", "Agrave", "Aacute", "Acirc",  "Atilde", "Auml",   "Aring",  "AElig",  "Ccedil",
-    "Egrave", "Eacute", "Ecirc",  "Euml",   "Igrave", "Iacute", "Icirc",  "Iuml",   "ETH",    "Ntilde",
-    "Ograve", "Oacute", "Ocirc",  "Otilde", "Ouml",   "times",  "Oslash", "Ugrave", "Uacute", "Ucirc",
-    "Uuml",   "Yacute", "THORN",  "szlig",  "agrave", "aacute", "acirc",  "atilde", "auml",   "aring",
-    "aelig",  "ccedil", "egrave", "eacute", "ecirc",  "euml",   "igrave", "iacute", "icirc",  "iuml",
-    "eth",    "ntilde", "ograve", "oacute", "ocirc",  "otilde", "ouml",   "divide", "oslash", "ugrave",
-    "uacute", "ucirc",  "uuml",   "yacute", "thorn",  "yuml"};
-
-struct Named {
-    std::string_view name;
-    uint32_t codepoint;
+struct NamedReference {
+    std::string_view name;  // without its ';'
+    uint32_t first;         // the code point it stands for
+    uint32_t second;        // a second one (93 names stand for two, e.g. NotEqualTilde), or 0
+    bool legacy;            // also a reference without its ';' (amp, copy, eacute, ...)
 };
 
-// The other ten legacy names.
-constexpr Named kLegacyOthers[] = {{"AMP", 0x26},  {"COPY", 0xA9}, {"GT", 0x3E}, {"LT", 0x3C},
-                                   {"QUOT", 0x22}, {"REG", 0xAE},  {"amp", 0x26}, {"gt", 0x3E},
-                                   {"lt", 0x3C},   {"quot", 0x22}};
+// HTML's full table, built from Python's copy of it by the Makefile (scripts/char_reference_table.py).
+#include "char_reference_table.inc"
 
-// Names crawled pages use that need their ';' (HTML's full table has 2,231; an unknown name stays
-// literal text).
-constexpr Named kWithSemicolon[] = {
-    {"apos", 0x27},    {"bull", 0x2022},   {"dagger", 0x2020}, {"euro", 0x20AC},  {"hellip", 0x2026},
-    {"larr", 0x2190},  {"ldquo", 0x201C},  {"lsaquo", 0x2039}, {"lsquo", 0x2018}, {"mdash", 0x2014},
-    {"ndash", 0x2013}, {"rarr", 0x2192},   {"rdquo", 0x201D},  {"rsaquo", 0x203A}, {"rsquo", 0x2019},
-    {"trade", 0x2122}};
+constexpr bool names_sorted()
+{
+    for (std::size_t i = 1; i < std::size(kNamedReferences); ++i)
+        if (!(kNamedReferences[i - 1].name < kNamedReferences[i].name)) return false;
+    return true;
+}
+static_assert(names_sorted(), "the named reference table must be sorted by name");
+static_assert(kLongestName <= kLongestReferenceBody, "a body must be able to hold every name");
+
+const NamedReference *find_name(std::string_view name)
+{
+    const auto *end = std::end(kNamedReferences);
+    const auto *it = std::lower_bound(std::begin(kNamedReferences), end, name,
+                                      [](const NamedReference &r, std::string_view n) { return r.name < n; });
+    return (it != end && it->name == name) ? it : nullptr;
+}
+
+void append_reference(const NamedReference &r, std::string &out)
+{
+    append_utf8(r.first, out);
+    if (r.second != 0) append_utf8(r.second, out);
+}
 
 // What C1 controls in numeric references stand for (windows-1252, as browsers read them); 0 where
 // the code point stays as it is.
@@ -45,32 +48,6 @@ constexpr uint16_t kC1[32] = {0x20AC, 0,      0x201A, 0x0192, 0x201E, 0x2026, 0x
                               0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0,      0x017D, 0,
                               0,      0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
                               0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0,      0x017E, 0x0178};
-
-bool legacy(std::string_view name, uint32_t &cp)
-{
-    const auto *latin1 = std::find(std::begin(kLatin1Names), std::end(kLatin1Names), name);
-    if (latin1 != std::end(kLatin1Names)) {
-        cp = 0xA0 + uint32_t(latin1 - std::begin(kLatin1Names));
-        return true;
-    }
-    for (const auto &n : kLegacyOthers)
-        if (n.name == name) {
-            cp = n.codepoint;
-            return true;
-        }
-    return false;
-}
-
-bool named(std::string_view name, uint32_t &cp)
-{
-    if (legacy(name, cp)) return true;
-    for (const auto &n : kWithSemicolon)
-        if (n.name == name) {
-            cp = n.codepoint;
-            return true;
-        }
-    return false;
-}
 
 int digit_value(char c, bool hex)
 {
@@ -86,8 +63,6 @@ uint32_t numeric_codepoint(uint64_t v)
     if (v >= 0x80 && v <= 0x9F && kC1[v - 0x80] != 0) return kC1[v - 0x80];
     return uint32_t(v);
 }
-
-constexpr std::size_t kLongestLegacy = 6;  // "frac12", "middot", ...
 
 }  // namespace
 
@@ -109,17 +84,23 @@ bool decode_reference(std::string_view body, bool semicolon, std::string &out)
         out.append(body.substr(end));  // a reference ends at its last digit
         return semicolon && end == body.size();
     }
-    uint32_t cp;
-    if (semicolon && named(body, cp)) {
-        append_utf8(cp, out);
-        return true;
-    }
-    for (std::size_t len = std::min(body.size(), kLongestLegacy); len >= 2; --len)
-        if (legacy(body.substr(0, len), cp)) {
-            append_utf8(cp, out);
+    // The tokenizer takes the longest name in the table that the text starts with. Only a legacy name
+    // may match without its ';', and the body ends at the first character no name contains, so that
+    // is the whole body with its ';' if it is a name, or else the longest legacy name the body
+    // starts with (&notin; is one name, &notit; is &not followed by "it;").
+    if (semicolon)
+        if (const NamedReference *r = find_name(body)) {
+            append_reference(*r, out);
+            return true;
+        }
+    for (std::size_t len = std::min(body.size(), kLongestLegacyName); len > 0; --len) {
+        const NamedReference *r = find_name(body.substr(0, len));
+        if (r && r->legacy) {
+            append_reference(*r, out);
             out.append(body.substr(len));
             return false;
         }
+    }
     out.push_back('&');
     out.append(body);
     return false;

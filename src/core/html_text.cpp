@@ -96,7 +96,7 @@ void HtmlText::feed(const char *data, std::size_t len, std::string &out)
             if (c == ';') {
                 flush_entity(true, out);
                 state_ = State::text;
-            } else if ((is_alnum(c) || c == '#') && entity_.size() < 32) {
+            } else if ((is_alnum(c) || c == '#') && entity_.size() < kLongestReferenceBody) {
                 entity_.push_back(c);
             } else {
                 flush_entity(false, out);

@@ -3,7 +3,7 @@
 #include <array>
 
 #include "fmix64.hpp"
-#include "splitmix64.hpp"
+#include "splitmix64.h"
 
 namespace simhash {
 
@@ -12,7 +12,7 @@ namespace {
 constexpr std::array<uint64_t, kMinHashes> make_seeds()
 {
     std::array<uint64_t, kMinHashes> seeds{};
-    for (int i = 0; i < kMinHashes; ++i) seeds[i] = splitmix64_nth(0, i);
+    for (int i = 0; i < kMinHashes; ++i) seeds[i] = sh_splitmix64_nth(0, i);
     return seeds;
 }
 

@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "splitmix64.hpp"
+#include "splitmix64.h"
 
 namespace simhash {
 
@@ -13,7 +13,7 @@ constexpr uint64_t kSeedState = UINT64_C(1) << 32;
 constexpr std::array<uint32_t, kSketchLanes> make_seeds()
 {
     std::array<uint32_t, kSketchLanes> seeds{};
-    for (int i = 0; i < kSketchLanes; ++i) seeds[i] = uint32_t(splitmix64_nth(kSeedState, i));
+    for (int i = 0; i < kSketchLanes; ++i) seeds[i] = uint32_t(sh_splitmix64_nth(kSeedState, i));
     return seeds;
 }
 

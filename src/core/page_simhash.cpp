@@ -9,7 +9,7 @@
 #include "charikar.h"
 #include "distinct_features.hpp"
 #include "minhash_sketch.hpp"
-#include "splitmix64.hpp"
+#include "splitmix64.h"
 
 namespace simhash {
 
@@ -26,7 +26,7 @@ void validate(const PageOptions &options)
 namespace {
 
 // Makes the multiset of features a set a min-hash can see: the k-th repeat (k >= 1) of a feature f
-// becomes splitmix64_output(f + k * 0x9e3779b97f4a7c15). The resemblance of two such sets is the
+// becomes sh_splitmix64_output(f + k * 0x9e3779b97f4a7c15). The resemblance of two such sets is the
 // pages' multiset resemblance, sum of min(counts) over sum of max(counts).
 void number_repeats(std::vector<uint64_t> &features)
 {
@@ -34,7 +34,7 @@ void number_repeats(std::vector<uint64_t> &features)
     for (std::size_t i = 0; i < features.size();) {
         std::size_t j = i + 1;
         while (j < features.size() && features[j] == features[i]) ++j;
-        for (std::size_t k = 1; k < j - i; ++k) features[i + k] = splitmix64_nth(features[i], int(k - 1));
+        for (std::size_t k = 1; k < j - i; ++k) features[i + k] = sh_splitmix64_nth(features[i], int(k - 1));
         i = j;
     }
 }

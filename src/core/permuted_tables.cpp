@@ -8,7 +8,7 @@
 #include "core_errors.hpp"
 #include "hamming.h"
 #include "mih_blocks.h"
-#include "splitmix64.hpp"
+#include "splitmix64.h"
 
 namespace simhash {
 namespace {
@@ -90,7 +90,7 @@ int64_t PermutedTables::key(uint64_t hash, std::size_t table) const
     }
     const uint64_t low_mask = (1ULL << kTableShift) - 1;
     // Past 48 bits the packed bits (all 64 when t = B) are mixed into 48: a bijection would not fit.
-    const uint64_t low = used <= kTableShift ? bits : splitmix64_output(bits) & low_mask;
+    const uint64_t low = used <= kTableShift ? bits : sh_splitmix64_output(bits) & low_mask;
     return int64_t((uint64_t(table) << kTableShift) | low);
 }
 
@@ -145,7 +145,7 @@ const int64_t *repeated_id(const std::vector<int64_t> &ids)
     std::vector<int64_t> slots(size);
     std::vector<bool> used(size);
     for (const int64_t &id : ids) {
-        for (std::size_t at = splitmix64_output(uint64_t(id)) & (size - 1);; at = (at + 1) & (size - 1)) {
+        for (std::size_t at = sh_splitmix64_output(uint64_t(id)) & (size - 1);; at = (at + 1) & (size - 1)) {
             if (!used[at]) {
                 used[at] = true;
                 slots[at] = id;

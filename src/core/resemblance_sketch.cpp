@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "fmix64.hpp"
-#include "splitmix64.hpp"
+#include "splitmix64.h"
 
 namespace simhash {
 namespace {
@@ -38,7 +38,7 @@ void ResemblanceBins::sketch(uint8_t out[kResemblanceBytes]) const noexcept
     for (int i = 0; i < kResemblanceBins; ++i) {
         uint64_t rank = ranks_[i];
         for (int t = 1; rank == kEmpty && t <= kTries; ++t)
-            rank = ranks_[splitmix64_nth(kDensifySeed, i * 65536 + t) >> kRankBits];
+            rank = ranks_[sh_splitmix64_nth(kDensifySeed, i * 65536 + t) >> kRankBits];
         // Reached only if 65,535 draws missed every non-empty bin (chance below e^-127): any
         // deterministic rule keeps both pages comparable.
         for (int j = (i + 1) % kResemblanceBins; rank == kEmpty; j = (j + 1) % kResemblanceBins) rank = ranks_[j];

@@ -54,9 +54,40 @@ TEST(CharReferences, OtherNamesNeedTheirSemicolon)
     EXPECT_EQ(text_of("AT&T R&D"), "AT&T R&D");
 }
 
+TEST(CharReferences, EveryNameInTheStandardsTable)
+{
+    // What a browser shows; a table of the legacy names alone decoded these as "¬in; ×b; ©sr; <dot;".
+    EXPECT_EQ(text_of("&notin; &timesb; &copysr; &ltdot;"), "\u2209 \u22A0 \u2117 \u22D6");
+    EXPECT_EQ(text_of("&CounterClockwiseContourIntegral; &Afr; &zwnj;"), "\u2233 \U0001D504 \u200C");
+    EXPECT_EQ(text_of("&notinva; &notinvc;"), "\u2209 \u22F6");  // the longest name wins
+}
+
+TEST(CharReferences, NamesThatStandForTwoCodePoints)
+{
+    EXPECT_EQ(text_of("&NotEqualTilde;"), "\u2242\u0338");
+    EXPECT_EQ(text_of("&fjlig;&nvlt;&bne;"), "fj<\u20D2=\u20E5");
+    EXPECT_EQ(text_bytewise("a&ThickSpace;b"), "a\u205F\u200Ab");
+}
+
+TEST(CharReferences, OnlyLegacyNamesMatchWithoutTheirSemicolon)
+{
+    // &notin without ';' is the legacy &not followed by "in": the longest name that may match.
+    EXPECT_EQ(text_of("&notin &timesb &amp &ampersand; &ltdot"), "\u00ACin \u00D7b & &ersand; <dot");
+    EXPECT_EQ(text_of("&NotEqualTilde &copysr"), "&NotEqualTilde \u00A9sr");
+}
+
+TEST(CharReferences, UnknownAndOverlongNamesStayText)
+{
+    EXPECT_EQ(text_of("&NOTIN; &Notin; &notinx; &xyz;"), "&NOTIN; &Notin; \u00ACinx; &xyz;");
+    const std::string long_name(40, 'q');
+    EXPECT_EQ(text_of("&" + long_name + "; &amp" + long_name + ";"), "&" + long_name + "; &" + long_name + ";");
+    // A body longer than any name is cut where the decoder stops reading it: still only text.
+    EXPECT_EQ(text_bytewise("&CounterClockwiseContourIntegralXY;"), "&CounterClockwiseContourIntegralXY;");
+}
+
 TEST(CharReferences, SplitAcrossPiecesAndAtTheEnd)
 {
-    for (const std::string doc : {"x &#65 y &amp z &copy2024 &mdash; &#x41", "tail &amp", "tail &#6", "&not"}) {
+    for (const std::string doc : {"x &#65 y &amp z &copy2024 &mdash; &#x41", "tail &amp", "tail &#6", "&not", "&notin;&NotEqualTilde;"}) {
         EXPECT_EQ(text_bytewise(doc), text_of(doc)) << doc;
     }
     EXPECT_EQ(text_of("tail &amp"), "tail &");

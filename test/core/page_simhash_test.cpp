@@ -16,7 +16,7 @@
 #include "minhash_sketch.hpp"
 #include "page_min_hashes.hpp"
 #include "page_simhash.hpp"
-#include "splitmix64.hpp"
+#include "splitmix64.h"
 #include "text_features.hpp"
 
 using namespace simhash;
@@ -191,7 +191,7 @@ TEST(PageSimhash, FrequencyNumbersTheRepeatsForTheSketch)
     freq.weighting = Weighting::frequency;
     // "a b c a b c": abc twice, bca and cab once; the repeat of abc becomes a feature of its own.
     const uint64_t abc = shingle({"a", "b", "c"});
-    const uint64_t set[] = {abc, splitmix64_output(abc + UINT64_C(0x9e3779b97f4a7c15)),
+    const uint64_t set[] = {abc, sh_splitmix64_output(abc + UINT64_C(0x9e3779b97f4a7c15)),
                             shingle({"b", "c", "a"}), shingle({"c", "a", "b"})};
     MinHashSketch sketch;
     sketch.add(set, 4);

@@ -15,7 +15,7 @@
 #include "minhash_sketch.hpp"
 #include "page_min_hashes.hpp"
 #include "page_simhash.hpp"
-#include "splitmix64.hpp"
+#include "splitmix64.h"
 #include "text_features.hpp"
 
 using namespace simhash;
@@ -25,12 +25,12 @@ namespace {
 uint64_t reference_simhash(const std::vector<uint64_t> &features, const PageOptions &options)
 {
     if (options.method == Method::minhash) {
-        std::vector<uint64_t> seen;  // the k-th repeat of f is splitmix64_output(f + k * golden ratio)
+        std::vector<uint64_t> seen;  // the k-th repeat of f is sh_splitmix64_output(f + k * golden ratio)
         std::map<uint64_t, int> repeats;
         for (uint64_t f : features) {
             const int k = repeats[f]++;
             if (k == 0 || options.weighting == Weighting::frequency)
-                seen.push_back(k == 0 ? f : splitmix64_output(f + uint64_t(k) * UINT64_C(0x9e3779b97f4a7c15)));
+                seen.push_back(k == 0 ? f : sh_splitmix64_output(f + uint64_t(k) * UINT64_C(0x9e3779b97f4a7c15)));
         }
         MinHashSketch sketch;
         sketch.add(seen.data(), seen.size());

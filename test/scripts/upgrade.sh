@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # In-place upgrade from 1.0 (the frozen src/install/versions/simhash--1.0.sql) to the version this tree
 # builds, with ALTER EXTENSION simhash UPDATE, on a database that uses the extension the way a crawl
-# database does: simhash columns, generated columns computed by simhash(text) and hamming(), a GiST,
-# a simhash_mih, a GIN simhash_mih_ops and a btree index, a view and materialized views.
+# database does: simhash columns, generated columns computed by simhash(text), simhash_html() and
+# hamming(), a GiST, a simhash_mih, a GIN simhash_mih_ops and a btree index, an expression index on
+# simhash_html(), a view and materialized views.
 #   1. After the update every query answers as before it, and through each index exactly as a
 #      sequential scan does (EXPLAIN shows the index is used), also after rows are added; the
-#      generated columns hold what the functions return now; the materialized views refresh.
+#      generated columns hold what the functions return now, also after what CHANGELOG.md's upgrade
+#      notes say to recompute is recomputed (1.3: simhash_html's generated column and expression
+#      index); the materialized views refresh. Old versions run this build's library, so only
+#      changes made in SQL show here; the regression tests' expected outputs pin the library's.
 #   2. Every object of the updated extension is defined exactly as in a fresh CREATE EXTENSION
 #      (functions with bodies and settings, aggregates, operators, types and domain constraints,
 #      casts, operator classes and families, access methods, comments, privileges), compared by
@@ -39,22 +43,28 @@ CREATE TABLE t.pages (
     body text NOT NULL,
     sh simhash,
     sh_text simhash GENERATED ALWAYS AS (simhash(body)) STORED,
+    html text NOT NULL,
+    sh_html simhash GENERATED ALWAYS AS (simhash_html(html)) STORED,
     from_zero hamming_distance GENERATED ALWAYS AS (hamming(sh, '0000000000000000')) STORED);
 -- Clusters of near duplicates (a few bits flipped from a cluster's hash), some NULLs.
 CREATE FUNCTION t.add_pages(first bigint, last bigint) RETURNS void LANGUAGE sql AS $$
-    INSERT INTO t.pages (id, body, sh)
-    SELECT i, 'page of site ' || (i / 10) || ' about ' || md5((i / 10)::text) || ' version ' || (i % 3),
+    INSERT INTO t.pages (id, body, html, sh)
+    SELECT i, b.body,
+           -- Every 7th page names characters outside the legacy list, which 1.3 decodes and 1.0 did not.
+           '<p>' || b.body || CASE WHEN i % 7 = 0 THEN ' x&Afr;y &notin; &copysr;' ELSE ' &amp &copy; &eacute;' END || '</p>',
            CASE WHEN i % 97 = 0 THEN NULL ELSE
            ((hashint8(i / 10) & x'7fffffffffffffff'::bigint)
             # (CASE WHEN i % 10 > 0 THEN 1::bigint << (hashint4(i::int) & 63) ELSE 0 END)
             # (CASE WHEN i % 10 > 4 THEN 1::bigint << (hashint4(i::int * 7) & 63) ELSE 0 END)
             # (CASE WHEN i % 10 > 7 THEN (hashint4(i::int * 13) & 255)::bigint ELSE 0 END))::simhash END
-    FROM generate_series(first, last) i $$;
+    FROM generate_series(first, last) i,
+         LATERAL (SELECT 'page of site ' || (i / 10) || ' about ' || md5((i / 10)::text) || ' version ' || (i % 3)) b(body) $$;
 SELECT FROM t.add_pages(1, 3000);
 CREATE INDEX pages_gist ON t.pages USING gist (sh);
 CREATE INDEX pages_mih ON t.pages USING simhash_mih (sh);
 CREATE INDEX pages_gin ON t.pages USING gin (sh simhash_mih_ops);
 CREATE INDEX pages_btree ON t.pages (sh);
+CREATE INDEX pages_html_expr ON t.pages (simhash_html(html));
 ANALYZE t.pages;
 CREATE VIEW t.near_zero AS SELECT id FROM t.pages WHERE hamming(sh, '0000000000000000') <= 20;
 CREATE MATERIALIZED VIEW t.dup_pairs AS SELECT * FROM simhash_pairs('SELECT id, sh FROM t.pages WHERE sh IS NOT NULL', 3);
@@ -188,8 +198,9 @@ END $$;
 
 -- Rows added under the new version go into the indexes built by 1.0.
 SELECT FROM t.add_pages(3001, 4000);
--- A generated column computed by 1.0 holds what the function returns now; if not, the new version
--- changed an IMMUTABLE function's result, and its upgrade note must say what to recompute.
+-- A generated column computed by 1.0 holds what the function returns now; if not, an upgrade script
+-- changed an IMMUTABLE function's result (its SQL definition), and its upgrade note must say what
+-- to recompute.
 SELECT count(*) FILTER (WHERE sh_text IS DISTINCT FROM simhash(body)) AS stale_simhash_text,
        count(*) FILTER (WHERE from_zero IS DISTINCT FROM hamming(sh, '0000000000000000')) AS stale_hamming,
        count(*) AS pages
@@ -202,7 +213,33 @@ SELECT 1 / 0;
 \echo 'generated column from_zero: rows computed by 1.0 differ from hamming() now'
 SELECT 1 / 0;
 \endif
+
+-- What 1.3's upgrade note says to recompute (the *_html functions decode all of HTML's named
+-- references): generated columns by rewriting their rows, expression indexes by REINDEX. Every
+-- version runs this build's library, so rows computed "by 1.0" here already hold this build's
+-- values: a changed result of C or C++ code shows in the regression tests' expected outputs, not
+-- here. This checks that the note's commands work on the updated database.
+UPDATE t.pages SET html = html;
+REINDEX INDEX t.pages_html_expr;
+SELECT count(*) FILTER (WHERE sh_html IS DISTINCT FROM simhash_html(html)) AS stale_html FROM t.pages \gset
+\if :stale_html
+\echo 'generated column sh_html: rows differ from simhash_html(html) after the recomputation'
+SELECT 1 / 0;
+\endif
 \echo generated columns of all :pages rows equal what the functions return now
+
+-- Through the rebuilt expression index, every page is found by its simhash_html as a sequential
+-- scan finds it.
+CREATE TEMP TABLE html_keys AS SELECT simhash_html(html) AS k, array_agg(id ORDER BY id) AS ids FROM t.pages GROUP BY 1;
+SET enable_seqscan = off;
+SELECT count(*) AS html_index_misses FROM html_keys k
+WHERE (SELECT array_agg(p.id ORDER BY p.id) FROM t.pages p WHERE simhash_html(p.html) = k.k) IS DISTINCT FROM k.ids \gset
+RESET enable_seqscan;
+\if :html_index_misses
+\echo 'expression index pages_html_expr: ' :html_index_misses 'simhash_html values found differently than by a sequential scan'
+SELECT 1 / 0;
+\endif
+\echo expression index pages_html_expr answers as a sequential scan
 
 SET enable_indexscan = off; SET enable_bitmapscan = off; SET enable_indexonlyscan = off;
 DROP TABLE t.seq_answers;

@@ -157,3 +157,73 @@ EXCEPTION WHEN undefined_table OR undefined_function OR undefined_object THEN
                'Schema-qualify what the source names, e.g. SELECT id, sh FROM public.pages, or select from '
                'a schema-qualified view.';
 END $$;
+
+-- ===== resemblance_sketch operator classes =====
+-- Sketches get an order (of their bytes) and btree and hash operator classes, so that DISTINCT,
+-- GROUP BY, UNION, ORDER BY, merge and hash joins and unique indexes work on them. Nothing to rebuild.
+CREATE FUNCTION resemblance_sketch_lt(resemblance_sketch, resemblance_sketch) RETURNS boolean
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION resemblance_sketch_le(resemblance_sketch, resemblance_sketch) RETURNS boolean
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION resemblance_sketch_gt(resemblance_sketch, resemblance_sketch) RETURNS boolean
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION resemblance_sketch_ge(resemblance_sketch, resemblance_sketch) RETURNS boolean
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION resemblance_sketch_cmp(resemblance_sketch, resemblance_sketch) RETURNS integer
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION resemblance_sketch_hash(resemblance_sketch) RETURNS integer
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION resemblance_sketch_hash_extended(resemblance_sketch, bigint) RETURNS bigint
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+-- A fresh install creates = with HASHES and MERGES. PostgreSQL 15's ALTER OPERATOR cannot set
+-- them (17 can), so the update sets the same two flags in the catalog.
+UPDATE pg_catalog.pg_operator SET oprcanhash = true, oprcanmerge = true
+WHERE oid OPERATOR(pg_catalog.=)
+      '@extschema@.=(@extschema@.resemblance_sketch,@extschema@.resemblance_sketch)'::pg_catalog.regoperator;
+CREATE OPERATOR < (
+    LEFTARG = resemblance_sketch, RIGHTARG = resemblance_sketch, FUNCTION = resemblance_sketch_lt,
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel);
+CREATE OPERATOR <= (
+    LEFTARG = resemblance_sketch, RIGHTARG = resemblance_sketch, FUNCTION = resemblance_sketch_le,
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel);
+CREATE OPERATOR > (
+    LEFTARG = resemblance_sketch, RIGHTARG = resemblance_sketch, FUNCTION = resemblance_sketch_gt,
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel);
+CREATE OPERATOR >= (
+    LEFTARG = resemblance_sketch, RIGHTARG = resemblance_sketch, FUNCTION = resemblance_sketch_ge,
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel);
+-- Equal sketches are equal bytes, so a btree index may deduplicate them (btequalimage).
+CREATE OPERATOR CLASS resemblance_sketch_btree_ops DEFAULT FOR TYPE resemblance_sketch USING btree AS
+    OPERATOR 1 <,
+    OPERATOR 2 <=,
+    OPERATOR 3 =,
+    OPERATOR 4 >=,
+    OPERATOR 5 >,
+    FUNCTION 1 resemblance_sketch_cmp(resemblance_sketch, resemblance_sketch),
+    FUNCTION 4 btequalimage(oid);
+CREATE OPERATOR CLASS resemblance_sketch_hash_ops DEFAULT FOR TYPE resemblance_sketch USING hash AS
+    OPERATOR 1 =,
+    FUNCTION 1 resemblance_sketch_hash(resemblance_sketch),
+    FUNCTION 2 resemblance_sketch_hash_extended(resemblance_sketch, bigint);
+
+COMMENT ON FUNCTION resemblance_sketch_lt(resemblance_sketch, resemblance_sketch) IS 'implementation of < for resemblance_sketch';
+COMMENT ON FUNCTION resemblance_sketch_le(resemblance_sketch, resemblance_sketch) IS 'implementation of <= for resemblance_sketch';
+COMMENT ON FUNCTION resemblance_sketch_gt(resemblance_sketch, resemblance_sketch) IS 'implementation of > for resemblance_sketch';
+COMMENT ON FUNCTION resemblance_sketch_ge(resemblance_sketch, resemblance_sketch) IS 'implementation of >= for resemblance_sketch';
+COMMENT ON FUNCTION resemblance_sketch_cmp(resemblance_sketch, resemblance_sketch) IS
+    'btree support: -1, 0 or 1 in the order of the bytes (unsigned, byte 0 first)';
+COMMENT ON FUNCTION resemblance_sketch_hash(resemblance_sketch) IS 'hash support: a hash of the 64 bytes';
+COMMENT ON FUNCTION resemblance_sketch_hash_extended(resemblance_sketch, bigint) IS
+    'extended (seeded) hash support: a hash of the 64 bytes';
+COMMENT ON OPERATOR < (resemblance_sketch, resemblance_sketch) IS 'less than (order of the bytes, not of resemblance)';
+COMMENT ON OPERATOR <= (resemblance_sketch, resemblance_sketch) IS 'less than or equal (order of the bytes, not of resemblance)';
+COMMENT ON OPERATOR > (resemblance_sketch, resemblance_sketch) IS 'greater than (order of the bytes, not of resemblance)';
+COMMENT ON OPERATOR >= (resemblance_sketch, resemblance_sketch) IS 'greater than or equal (order of the bytes, not of resemblance)';
+COMMENT ON OPERATOR CLASS resemblance_sketch_btree_ops USING btree IS
+    'order of resemblance sketches'' bytes (that of their text form): sorting, grouping, unique indexes';
+COMMENT ON OPERATOR CLASS resemblance_sketch_hash_ops USING hash IS 'hashing of resemblance sketches';
+
+-- ===== HTML character references =====
+-- html_text, simhash_html, fingerprints_html and resemblance_sketch_html decode every named
+-- reference of HTML's table. The change is in the library; no SQL object changes. What was stored
+-- from these functions must be recomputed (CHANGELOG.md, 1.3).

@@ -2,8 +2,8 @@
  * simhash_sample_pairs(source, pairs, seed, within_group): uniformly random pairs of distinct
  * pages, reproducible with a seed, for the threshold analysis.
  *
- * Random numbers: SplitMix64 started from the seed; a number below n is the high 64 bits of
- * next() * n (the bias, below n / 2^64, is far under anything a sample can show). A pair draws a
+ * Random numbers: SplitMix64 started from the seed (src/core/splitmix64.h, the core's own); a number
+ * below n is the high 64 bits of next() * n (the bias, below n / 2^64, is far under anything a sample can show). A pair draws a
  * first row i uniformly, then a second row uniformly among the others, so every unordered pair is
  * equally likely; pairs are drawn independently (with replacement). Within groups, a group is first
  * drawn with probability proportional to its number of pairs, which keeps the pairs uniform over all
@@ -23,36 +23,22 @@
 
 #include "int_source.h"
 #include "source_query.h"
+#include "splitmix64.h"
 
 PG_FUNCTION_INFO_V1(simhash_sample_pairs);
 
-typedef struct SplitMix64
-{
-	uint64		state;
-} SplitMix64;
-
 static inline uint64
-splitmix64_next(SplitMix64 *r)
+below(uint64_t *rng, uint64 n)
 {
-	uint64		z = (r->state += UINT64CONST(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64CONST(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64CONST(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
-static inline uint64
-below(SplitMix64 *r, uint64 n)
-{
-	return (uint64) (((unsigned __int128) splitmix64_next(r) * n) >> 64);
+	return (uint64) (((unsigned __int128) sh_splitmix64_next(rng) * n) >> 64);
 }
 
 /* Emits a uniformly random pair of distinct rows among ids[from .. from + size). */
 static void
-emit_pair(ReturnSetInfo *rsinfo, SplitMix64 *r, const int64 *ids, size_t from, uint64 size)
+emit_pair(ReturnSetInfo *rsinfo, uint64_t *rng, const int64 *ids, size_t from, uint64 size)
 {
-	uint64		i = below(r, size);
-	uint64		j = below(r, size - 1);
+	uint64		i = below(rng, size);
+	uint64		j = below(rng, size - 1);
 	int64		a,
 				b;
 	Datum		values[2];
@@ -72,7 +58,7 @@ simhash_sample_pairs(PG_FUNCTION_ARGS)
 {
 	char	   *source = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	int64		pairs = PG_GETARG_INT64(1);
-	SplitMix64	rng = {(uint64) PG_GETARG_INT64(2)};
+	uint64_t	rng = (uint64) PG_GETARG_INT64(2);
 	bool		within_group = PG_GETARG_BOOL(3);
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	IntColumns	rows;

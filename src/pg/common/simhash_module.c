@@ -1,15 +1,13 @@
 /*
- * Library entry: module magic, the load-time CPU check, and the extension's settings.
+ * Library entry: module magic, the load-time CPU check, the extension's settings, and what the
+ * other wings set up at load time (module_init.h).
  */
 #include "postgres.h"
 
-#include <limits.h>
-
 #include "fmgr.h"
-#include "utils/guc.h"
 
-#include "crawl_source.h"
-#include "mih_am.h"
+#include "module_init.h"
+#include "settings.h"
 
 PG_MODULE_MAGIC;
 
@@ -27,15 +25,6 @@ _PG_init(void)
 				 errmsg("simhash requires a CPU with the POPCNT instruction")));
 #endif
 
-	DefineCustomIntVariable("simhash.pairs_memory_limit",
-							"Memory simhash_pairs and simhash_clusters may use for their input rows.",
-							"A source with more rows than fit is an error, not a slow job.",
-							&sh_pairs_memory_limit_kb, 1024 * 1024, 64, INT_MAX, PGC_USERSET,
-							GUC_UNIT_KB, NULL, NULL, NULL);
-	DefineCustomIntVariable("simhash.job_threads",
-							"Threads simhash_pairs and simhash_clusters run their job on.",
-							"The threads live inside the calling backend, for the length of the call.",
-							&sh_job_threads, 2, 1, 64, PGC_USERSET, 0, NULL, NULL, NULL);
-	MarkGUCPrefixReserved("simhash");
+	sh_define_settings();
 	mih_init_reloptions();
 }

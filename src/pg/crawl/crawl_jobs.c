@@ -21,6 +21,7 @@
 #include "extension_objects.h"
 #include "page_bridge.h"
 #include "pairs_bridge.h"
+#include "settings.h"
 
 PG_FUNCTION_INFO_V1(simhash_pairs);
 PG_FUNCTION_INFO_V1(simhash_clusters);

@@ -8,9 +8,6 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
-int			sh_pairs_memory_limit_kb = 1024 * 1024;
-int			sh_job_threads = 2;
-
 static void
 check_columns(TupleDesc desc, Oid simhash_type, Oid sketch_type)
 {

@@ -6,6 +6,8 @@
 
 #include "postgres.h"
 
+#include "settings.h"
+
 typedef struct CrawlRows
 {
 	int64	   *ids;
@@ -13,10 +15,6 @@ typedef struct CrawlRows
 	uint8	   *sketches;		/* 64 bytes a row, when the source has a resemblance_sketch */
 	size_t		n;
 } CrawlRows;
-
-/* simhash.pairs_memory_limit, in kB, and simhash.job_threads. */
-extern int	sh_pairs_memory_limit_kb;
-extern int	sh_job_threads;
 
 /*
  * An error (54000) when rows needing bytes in all are more than simhash.pairs_memory_limit; what

@@ -36,6 +36,7 @@
 #include "storage/itemptr.h"
 #include "utils/rel.h"
 
+#include "module_init.h"			/* mih_init_reloptions, which mih_am_handler.c defines */
 #include "pg_compat.h"
 
 #define MIH_MAGIC			0x4D494841	/* "MIHA" */
@@ -225,8 +226,5 @@ extern void mih_endscan(IndexScanDesc scan);
 extern IndexBulkDeleteResult *mih_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 											 IndexBulkDeleteCallback callback, void *callback_state);
 extern IndexBulkDeleteResult *mih_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats);
-
-/* mih_am_handler.c */
-extern void mih_init_reloptions(void);
 
 #endif
