@@ -8,16 +8,31 @@ set -euo pipefail
 major=${1:?usage: pgroot.sh MAJOR SUITE [EXTRA...]}
 suite=${2:?usage: pgroot.sh MAJOR SUITE [EXTRA...]}
 shift 2
-extra=("$@")
 roots=${SIMHASH_ROOTS:-/var/cache/simhash-roots}
 root="$roots/pg$major"
+# Written last, listing the packages the root holds: a root without it (an interrupted make) is
+# made again, and one that lacks packages asked for now gets just those.
 done_file="$root/.simhash-root-done"
 
-# A root is complete once done_file is there (an interrupted make starts again); it lists the extra
-# packages installed since, so that a later call asking for more only installs those.
+mirror=http://deb.debian.org/debian
+# python3: the build writes the core's HTML reference table with it (scripts/char_reference_table.py).
+packages=(build-essential libutf8proc-dev libxxhash-dev libipc-run-perl iproute2 python3)
+sources=("deb $mirror $suite main")
+base=$suite
+if [ "$suite" = experimental ]; then
+    # experimental holds only what differs from sid; its PostgreSQL needs its own libpq too.
+    base=sid
+    sources=("deb $mirror sid main" "deb $mirror experimental main")
+    packages+=("postgresql-$major/experimental" "postgresql-server-dev-$major/experimental"
+               "postgresql-client-$major/experimental" libpq5/experimental libpq-dev/experimental)
+else
+    packages+=("postgresql-$major" "postgresql-server-dev-$major")
+fi
+packages+=("$@")
+
 if [ -f "$done_file" ]; then
     missing=()
-    for p in "${extra[@]}"; do grep -qx "$p" "$done_file" || missing+=("$p"); done
+    for p in "${packages[@]}"; do grep -qx "$p" "$done_file" || missing+=("$p"); done
     if [ ${#missing[@]} -gt 0 ]; then
         # Some packages' scripts need /proc (java does).
         mount -t proc proc "$root/proc"
@@ -37,26 +52,10 @@ command -v mmdebstrap >/dev/null || {
 }
 mkdir -p "$roots"
 rm -rf "$root" "$root.partial"
-
-mirror=http://deb.debian.org/debian
-# python3: the build writes the core's HTML reference table with it (scripts/char_reference_table.py).
-packages=(build-essential libutf8proc-dev libxxhash-dev libipc-run-perl iproute2 python3)
-sources=("deb $mirror $suite main")
-base=$suite
-if [ "$suite" = experimental ]; then
-    # experimental holds only what differs from sid; its PostgreSQL needs its own libpq too.
-    base=sid
-    sources=("deb $mirror sid main" "deb $mirror experimental main")
-    packages+=("postgresql-$major/experimental" "postgresql-server-dev-$major/experimental"
-               "postgresql-client-$major/experimental" libpq5/experimental libpq-dev/experimental)
-else
-    packages+=("postgresql-$major" "postgresql-server-dev-$major")
-fi
-packages+=("${extra[@]}")
 # The suites after bookworm are served as they were when this machine's archive copy was taken:
 # their Release files may be past their Valid-Until date.
 mmdebstrap --quiet --variant=apt --aptopt='Acquire::Check-Valid-Until "false"' \
     --include="$(IFS=,; echo "${packages[*]}")" "$base" "$root.partial" "${sources[@]}" >&2
-printf '%s\n' "${extra[@]}" >"$root.partial/.simhash-root-done"
+printf '%s\n' "${packages[@]}" >"$root.partial/.simhash-root-done"
 mv "$root.partial" "$root"
 echo "$root"

@@ -179,10 +179,11 @@ while read -r major suite what; do
     banner "PostgreSQL $major ($suite root): $what"
     scripts/test_major.sh "$major" "$suite" $what </dev/null >"$log_dir/pg$major.log" 2>&1
     tail -n 40 "$log_dir/pg$major.log"
-    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log_dir/pg$major.log" | tail -n1)
-    p=$(echo "$line" | awk '{print $1}'); f=$(echo "$line" | awk '{print $3}')
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log_dir/pg$major.log" | tail -n1)
+    p=$(echo "$line" | awk '{print $1}'); f=$(echo "$line" | awk '{print $3}'); s=$(echo "$line" | awk '{print $5}')
     [ -n "$line" ] || { p=0; f=1; }
     count "${p:-0}" "${f:-1}" "PostgreSQL $major"
+    [ "${s:-0}" = 0 ] || skip "$s" "PostgreSQL $major"
 done < scripts/pg_versions.conf
 
 finish
