@@ -112,10 +112,9 @@ init_meta(MihMeta *meta)
 	meta->magic = MIH_MAGIC;
 	meta->version = MIH_VERSION;
 	meta->ntables = 3;
-	for (int j = 0; j < MIH_MAX_TABLES; j++)
-		mih_set_table(meta, j, 0, InvalidBlockNumber);
 	meta->pending_head = InvalidBlockNumber;
 	meta->pending_tail = InvalidBlockNumber;
+	meta->sealed_head = InvalidBlockNumber;
 	meta->nulls_head = InvalidBlockNumber;
 	meta->nulls_tail = InvalidBlockNumber;
 }
@@ -158,8 +157,15 @@ mih_build(Relation heap, Relation index, IndexInfo *info)
 	write_meta(index, meta_buf, &meta);
 	LockBuffer(meta_buf, BUFFER_LOCK_UNLOCK);
 
-	mih_write_tables(index, st.hashes, st.tids, st.n, mih_tables_for(index, st.n), mih_compact_for(index),
-					 &meta);
+	/* Every run of the index has the tables and the layout chosen here (until a full merge). */
+	meta.ntables = mih_tables_for(index, st.n);
+	meta.flags = mih_compact_for(index) ? MIH_FLAG_COMPACT : 0;
+	if (st.n > 0)
+	{
+		mih_write_tables(index, st.hashes, st.tids, st.n, meta.ntables, mih_compact_for(index),
+						 &meta.runs[0]);
+		meta.nruns = 1;
+	}
 	write_null_chain(index, st.null_tids, st.nnulls, &meta);
 
 	LockBuffer(meta_buf, BUFFER_LOCK_EXCLUSIVE);
