@@ -2,26 +2,30 @@
  * The simhash_mih index access method: exact radius search by multi-index hashing over
  * block-permuted sorted tables (Manku et al.), stored in the index's own pages.
  *
- * Layout (every page is a standard page whose used bytes lie below pd_lower, so generic WAL
+ * Layout 3 (every page is a standard page whose used bytes lie below pd_lower, so generic WAL
  * logs exactly them):
- *   block 0                 meta page
- *   table 0 pages           (hash, tid) of every row, sorted by block 0 of the hash
- *   table 1 .. m-1 pages    (hash, ordinal in table 0), sorted by block j of the hash; in a
+ *   block 0                 meta page: the runs, the pending, sealed and NULL chains
+ *   runs                    each a set of m sorted tables written at once (by the build, a flush
+ *                           of the pending rows or a merge of runs), all runs with the same m:
+ *     table 0 pages         (hash, tid) of every row of the run, sorted by block 0 of the hash
+ *     table 1 .. m-1 pages  (hash, ordinal in table 0), sorted by block j of the hash; in a
  *                           compact index (WITH (compact = on)) the distinct 4-byte keys of the
  *                           rows grouped by block j instead (mih_am_keys.h)
- *   fence pages             per table, a chain of (block value of the page's first entry, page)
+ *     fence pages           per table, a chain of (block value of the page's first entry, page)
  *                           for each of its pages in order: the table's directory
- *   pending pages           (hash, tid) inserted since the tables were written, unsorted, a chain
+ *   pending pages           (hash, tid) inserted since the last flush, unsorted, a chain; the
+ *                           sealed chain is the same while a flush writes it as a run
  *   NULL pages              (unused, tid) of the rows whose hash is NULL, a chain: only a scan
  *                           ordered by distance returns them (last)
- *   free pages              recycled by a merge, listed in the free space map
- * A radius-k query probes, on each table j, every value within t_j bits of the query's block j,
- * with sum_j (t_j + 1) > k (pigeonhole: an answer agrees that closely on at least one block; the
- * cheapest such levels, mih_radius_levels), and compares full hashes in the index, then reads the
- * pending pages linearly. Only true answers are returned.
- * A scan ordered by sh <-> q probes the tables level by level (mih_am_knn.c).
- * VACUUM invalidates the tids of dead rows in table 0 (the other tables reach rows through it),
- * compacts pending pages, and merges a large pending list into new tables (mih_am_merge.c).
+ *   free pages              recycled by a flush or merge, listed in the free space map
+ * A radius-k query probes, in each run and on each table j, every value within t_j bits of the
+ * query's block j, with sum_j (t_j + 1) > k (pigeonhole: an answer agrees that closely on at least
+ * one block; the cheapest such levels, mih_radius_levels), and compares full hashes in the index,
+ * then reads the sealed and pending pages linearly. Only true answers are returned.
+ * A scan ordered by sh <-> q probes the tables of every run level by level (mih_am_knn.c).
+ * Inserts flush the pending rows into a run at the pending_limit, and runs merge by size tiers
+ * (mih_am_merge.c); VACUUM invalidates the tids of dead rows in table 0 of each run (the other
+ * tables reach rows through it) and compacts pending pages (mih_am_vacuum.c).
  */
 #ifndef SIMHASH_MIH_AM_H
 #define SIMHASH_MIH_AM_H
