@@ -43,7 +43,11 @@
 #define LOCK_PENDING	0		/* tags of LockPage, not pages */
 #define LOCK_RUNS		1
 
-#define INSERTER_MERGE_LIMITS	16	/* an inserter merges at most 16 limits of rows (1.1 s) */
+/*
+ * An inserter merges at most 64 limits of rows (1.2M rows by default: about 0.7 s on the development
+ * machine, once every 1.2M inserts); below that, tier 2 runs would pile up until a VACUUM.
+ */
+#define INSERTER_MERGE_LIMITS	64
 
 void
 mih_lock_pending(Relation index)
@@ -181,15 +185,17 @@ read_run(Relation index, const MihMeta *meta, const MihRun *run, MihRows *rows)
 static void
 recycle(Relation index, MihRows *rows)
 {
-	Buffer		meta_buf = ReadBuffer(index, MIH_META_BLKNO);
+	Buffer		meta_buf;
 	BlockNumber lo = InvalidBlockNumber,
 				hi = 0;
 
 	/*
 	 * Only one backend may wait for the meta page's pins: flushes and merges take turns here (a
-	 * flush holds the lock already; heavyweight locks count their holder's requests).
+	 * flush holds the lock already; heavyweight locks count their holder's requests). The pin
+	 * comes after the lock: a backend that waits for a lock holding a pin would be waited for.
 	 */
 	mih_lock_pending(index);
+	meta_buf = ReadBuffer(index, MIH_META_BLKNO);
 	LockBufferForCleanup(meta_buf);
 	UnlockReleaseBuffer(meta_buf);
 	for (Size i = 0; i < rows->nold; i++)
