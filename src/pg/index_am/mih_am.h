@@ -208,7 +208,7 @@ extern void mih_free_page(Relation index, BlockNumber blkno);
 
 /* mih_am_tables.c */
 extern void mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, int m,
-							 bool compact, MihRun *run);
+							 bool compact, bool progress, MihRun *run);
 extern uint64 *mih_key_items(const uint64 *hashes, Size n, int m, int j, Size *nitems);
 
 /* mih_am_merge.c */
@@ -227,7 +227,10 @@ extern void mih_unlock_runs(Relation index);
 extern void mih_lock_pending(Relation index);
 extern void mih_unlock_pending(Relation index);
 
-/* mih_am_build.c */
+/* mih_am_build.c: the phases CREATE INDEX reports in pg_stat_progress_create_index */
+#define MIH_PHASE_SCAN		2		/* reading the table (blocks_done / blocks_total) */
+#define MIH_PHASE_WRITE		3		/* sorting and writing the tables (tuples_done / tuples_total) */
+extern char *mih_buildphasename(int64 phase);
 extern int mih_tables_for(Relation index, Size nrows);
 extern bool mih_compact_for(Relation index);
 extern IndexBuildResult *mih_build(Relation heap, Relation index, IndexInfo *info);

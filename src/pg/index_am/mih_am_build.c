@@ -8,6 +8,8 @@
 #include "access/tableam.h"
 #include "access/xloginsert.h"
 #include "catalog/index.h"
+#include "commands/progress.h"
+#include "utils/backend_progress.h"
 #include "storage/smgr.h"
 #include "utils/memutils.h"
 
@@ -149,7 +151,9 @@ mih_build(Relation heap, Relation index, IndexInfo *info)
 	st.nulls_cap = 64;
 	st.nnulls = 0;
 	st.null_tids = palloc_extended(st.nulls_cap * sizeof(ItemPointerData), MCXT_ALLOC_HUGE);
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, MIH_PHASE_SCAN);
 	reltuples = table_index_build_scan(heap, index, info, true, true, collect_row, &st, NULL);
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, MIH_PHASE_WRITE);
 
 	init_meta(&meta);
 	meta_buf = mih_new_buffer(index);
@@ -162,7 +166,7 @@ mih_build(Relation heap, Relation index, IndexInfo *info)
 	meta.flags = mih_compact_for(index) ? MIH_FLAG_COMPACT : 0;
 	if (st.n > 0)
 	{
-		mih_write_tables(index, st.hashes, st.tids, st.n, meta.ntables, mih_compact_for(index),
+		mih_write_tables(index, st.hashes, st.tids, st.n, meta.ntables, mih_compact_for(index), true,
 						 &meta.runs[0]);
 		meta.nruns = 1;
 	}
@@ -176,6 +180,22 @@ mih_build(Relation heap, Relation index, IndexInfo *info)
 	result->heap_tuples = reltuples;
 	result->index_tuples = (double) (st.n + st.nnulls);
 	return result;
+}
+
+char *
+mih_buildphasename(int64 phase)
+{
+	switch (phase)
+	{
+		case PROGRESS_CREATEIDX_SUBPHASE_INITIALIZE:
+			return "initializing";
+		case MIH_PHASE_SCAN:
+			return "reading the table";
+		case MIH_PHASE_WRITE:
+			return "sorting and writing the tables";
+		default:
+			return NULL;
+	}
 }
 
 /* The init fork of an unlogged index: an empty meta page. */

@@ -174,7 +174,7 @@ simhash_mih_handler(PG_FUNCTION_ARGS)
 	am->amcostestimate = mih_costestimate;
 	am->amoptions = mih_options;
 	am->amproperty = NULL;
-	am->ambuildphasename = NULL;
+	am->ambuildphasename = mih_buildphasename;
 	am->amvalidate = mih_validate;
 	am->amadjustmembers = NULL;
 	am->ambeginscan = mih_beginscan;

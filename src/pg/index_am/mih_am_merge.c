@@ -264,7 +264,7 @@ flush_locked(Relation index, uint64 min_rows)
 		blkno = read_page(&walk, blkno, MIH_PAGE_PENDING, true, &rows, true);
 	if (rows.n > 0)
 		mih_write_tables(index, rows.hashes, rows.tids, rows.n, meta.ntables,
-						 (meta.flags & MIH_FLAG_COMPACT) != 0, &run);
+						 (meta.flags & MIH_FLAG_COMPACT) != 0, false, &run);
 
 	state = GenericXLogStart(index);
 	page_meta = mih_begin_meta_change(index, meta_buf, state);
@@ -397,7 +397,7 @@ merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool all, 
 		if (chosen[r])
 			read_run(index, meta, &meta->runs[r], &rows);
 	if (rows.n > 0)
-		mih_write_tables(index, rows.hashes, rows.tids, rows.n, m, compact, &run);
+		mih_write_tables(index, rows.hashes, rows.tids, rows.n, m, compact, false, &run);
 
 	meta_buf = ReadBuffer(index, MIH_META_BLKNO);
 	state = GenericXLogStart(index);
