@@ -77,7 +77,11 @@ mih_insert(Relation index, Datum *values, bool *isnull, ItemPointer tid, Relatio
 	 * grow on while that flush writes, up to twice the limit, where inserts wait for it.
 	 */
 	limit = mih_pending_limit_rows(index);
-	if (npending >= limit && mih_flush(index, npending >= 2 * limit, limit) > 0)
+	if (npending >= limit)
+	{
+		/* Merging also when the flush wrote nothing: it may have found every run slot taken. */
+		mih_flush(index, npending >= 2 * limit, limit);
 		mih_merge(index, MIH_MERGE_INSERTER);
+	}
 	return false;
 }
