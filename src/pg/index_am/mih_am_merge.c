@@ -10,8 +10,8 @@
  *
  * Merge. Runs are grouped in size tiers: tier t holds runs of limit * FANIN^t rows or more. When a
  * tier has FANIN runs, they are merged into one of the next tier (Lucene's tiered policy, an LSM
- * tree's size tiers): each row is rewritten about log_FANIN(N / limit) times (written / inserted
- * in simhash_mih_runs), and a scan probes at most about (FANIN - 1) runs a tier. An inserter does
+ * tree's size tiers): each row is rewritten about log_FANIN(N / limit) times (written_rows /
+ * inserted_rows in simhash_mih_state), and a scan probes at most about (FANIN - 1) runs a tier. An inserter does
  * only merges of up to INSERTER_MERGE_LIMITS limits of rows; VACUUM does the rest, and
  * simhash_mih_merge merges every run into one.
  *
