@@ -3,7 +3,8 @@
 -- radius and scan kind, with clusters, exact duplicates and NULLs, and after inserts, deletes,
 -- updates and the VACUUM that merges them; it is smaller; simhash_mih_check reads its key pages.
 SET client_min_messages = warning;
-CREATE TABLE cp (id int PRIMARY KEY, sh simhash);
+-- Autovacuum off: a VACUUM writes the pending rows as a run, so it would change the state shown.
+CREATE TABLE cp (id int PRIMARY KEY, sh simhash) WITH (autovacuum_enabled = off);
 INSERT INTO cp SELECT i, ('x' || substr(md5(i::text), 1, 16))::bit(64)::simhash FROM generate_series(1, 20000) i;
 -- near copies: 2 or 3 bits flipped anywhere, so answers are found through every table
 INSERT INTO cp

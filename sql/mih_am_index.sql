@@ -1,7 +1,8 @@
 -- The simhash_mih access method (block-sorted tables) answers radius queries exactly as a
 -- sequential scan does, through index scans and bitmap scans, for every block count and radius,
 -- and after inserts (pending pages), deletes, updates and VACUUM.
-CREATE TABLE at (id int, sh simhash);
+-- Autovacuum off: a VACUUM writes the pending rows as a run, so it would change the state shown.
+CREATE TABLE at (id int, sh simhash) WITH (autovacuum_enabled = off);
 INSERT INTO at SELECT i, ('x' || substr(md5(i::text), 1, 16))::bit(64)::simhash FROM generate_series(1, 3000) i;
 -- Clusters: a base and members a few bits away, so radius queries have many answers.
 INSERT INTO at

@@ -4,7 +4,8 @@
 -- deletes, VACUUM and a merge, with NULLs, an empty table, filters and parameters.
 -- (enable_seqscan = off makes costs huge: without this, every query would be JIT-compiled.)
 SET jit = off;
-CREATE TABLE kt (id int, cat int, sh simhash);
+-- Autovacuum off: a VACUUM writes the pending rows as a run, so it would change the state shown.
+CREATE TABLE kt (id int, cat int, sh simhash) WITH (autovacuum_enabled = off);
 -- Random rows (enough that the scan probes more than one level before reading table 0 whole)...
 INSERT INTO kt SELECT i, i % 7, ('x' || substr(md5(i::text), 1, 16))::bit(64)::simhash FROM generate_series(1, 60000) i;
 -- ... clusters: a base and members a few bits away ...
