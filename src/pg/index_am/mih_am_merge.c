@@ -20,11 +20,13 @@
  * pending and sealed chains; LOCK_RUNS by a merge and by VACUUM while it cleans the runs. So no
  * flush or merge can copy a row VACUUM is removing (a heap tid it removed may be reused at once),
  * and VACUUM cleans every row once: the pending rows before they can become a run, the runs after.
- * The order is LOCK_RUNS, then LOCK_PENDING: a merge recycles its old pages under LOCK_PENDING
- * (only one backend may wait for the meta page's pins at a time), and a merge of every run that
- * changes the tables' shape (another table count, or the compact option changed) holds it
- * throughout, so that no flush adds a run of the old shape meanwhile: inserters wait for it once
- * the pending rows reach twice the limit. Nobody waits for LOCK_RUNS while holding LOCK_PENDING.
+ * A merge of every run that changes the tables' shape (another table count, or the compact option
+ * changed) also holds LOCK_PENDING throughout, so that no flush adds a run of the old shape
+ * meanwhile: inserters wait for it once the pending rows reach twice the limit. A third lock,
+ * LOCK_RECYCLE, is held while old pages are recycled (below): only one backend may wait for the
+ * meta page's pins at a time. The order is LOCK_RUNS, LOCK_PENDING, LOCK_RECYCLE; a flush
+ * releases LOCK_PENDING before it recycles, so a long scan that delays the recycling delays that
+ * one inserter, not the others' flushes.
  *
  * Recycling. Pages of a run or chain that was replaced are freed only once no scan can still read
  * them: every scan pins the meta page while it reads what its copy describes, so the flush or
@@ -42,6 +44,7 @@
 
 #define LOCK_PENDING	0		/* tags of LockPage, not pages */
 #define LOCK_RUNS		1
+#define LOCK_RECYCLE	2
 
 /*
  * An inserter merges at most 64 limits of rows (1.2M rows by default: about 0.7 s on the development
@@ -190,11 +193,10 @@ recycle(Relation index, MihRows *rows)
 				hi = 0;
 
 	/*
-	 * Only one backend may wait for the meta page's pins: flushes and merges take turns here (a
-	 * flush holds the lock already; heavyweight locks count their holder's requests). The pin
-	 * comes after the lock: a backend that waits for a lock holding a pin would be waited for.
+	 * Only one backend may wait for the meta page's pins: flushes and merges take turns here. The
+	 * pin comes after the lock: a backend that waits for a lock holding a pin would be waited for.
 	 */
-	mih_lock_pending(index);
+	LockPage(index, LOCK_RECYCLE, ExclusiveLock);
 	meta_buf = ReadBuffer(index, MIH_META_BLKNO);
 	LockBufferForCleanup(meta_buf);
 	UnlockReleaseBuffer(meta_buf);
@@ -205,7 +207,7 @@ recycle(Relation index, MihRows *rows)
 		lo = Min(lo, rows->old[i]);
 		hi = Max(hi, rows->old[i]);
 	}
-	mih_unlock_pending(index);
+	UnlockPage(index, LOCK_RECYCLE, ExclusiveLock);
 	if (rows->nold > 0)
 		FreeSpaceMapVacuumRange(index, lo, hi + 1);
 }
@@ -225,10 +227,11 @@ unique_build_id(const MihMeta *meta, MihRun *run)
 /*
  * Writes the sealed pending rows as a run. The caller holds LOCK_PENDING. Seals the pending chain
  * first (if it has min_rows rows: another flush may have taken them while this one waited) unless
- * a sealed chain is there already (a crash interrupted a flush). Returns the rows written.
+ * a sealed chain is there already (a crash interrupted a flush). Returns false if there was
+ * nothing to flush; else rows holds the rows written and the pages to recycle.
  */
-static uint64
-flush_locked(Relation index, uint64 min_rows)
+static bool
+flush_locked(Relation index, uint64 min_rows, MihRows *out)
 {
 	Buffer		meta_buf = ReadBuffer(index, MIH_META_BLKNO);
 	GenericXLogState *state;
@@ -247,7 +250,7 @@ flush_locked(Relation index, uint64 min_rows)
 		{
 			GenericXLogAbort(state);
 			UnlockReleaseBuffer(meta_buf);
-			return 0;
+			return false;
 		}
 		page_meta->sealed_head = page_meta->pending_head;
 		page_meta->nsealed = page_meta->npending;
@@ -279,10 +282,8 @@ flush_locked(Relation index, uint64 min_rows)
 	page_meta->nsealed = 0;
 	GenericXLogFinish(state);
 	UnlockReleaseBuffer(meta_buf);
-
-	recycle(index, &rows);
-	rows_free(&rows);
-	return rows.n;
+	*out = rows;
+	return true;
 }
 
 /*
@@ -292,15 +293,20 @@ flush_locked(Relation index, uint64 min_rows)
 uint64
 mih_flush(Relation index, bool wait, uint64 min_rows)
 {
-	uint64		n;
+	MihRows		rows;
+	bool		flushed;
 
 	if (wait)
 		mih_lock_pending(index);
 	else if (!ConditionalLockPage(index, LOCK_PENDING, ExclusiveLock))
 		return 0;
-	n = flush_locked(index, Max(min_rows, 1));
+	flushed = flush_locked(index, Max(min_rows, 1), &rows);
 	mih_unlock_pending(index);
-	return n;
+	if (!flushed)
+		return 0;
+	recycle(index, &rows);
+	rows_free(&rows);
+	return rows.n;
 }
 
 /* The size tier of a run of n rows: limit * FANIN^tier <= n. */
@@ -384,7 +390,7 @@ merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool all, 
 
 	if (reshape)
 	{
-		/* No flush may add a run of the old shape: held until recycle() is done. */
+		/* No flush may add a run of the old shape: held until the new run is installed. */
 		mih_lock_pending(index);
 		mih_read_meta(index, &locked);
 		meta = &locked;
@@ -430,9 +436,9 @@ merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool all, 
 	GenericXLogFinish(state);
 	UnlockReleaseBuffer(meta_buf);
 
-	recycle(index, &rows);
 	if (reshape)
 		mih_unlock_pending(index);
+	recycle(index, &rows);
 	rows_free(&rows);
 	return rows.n;
 }
