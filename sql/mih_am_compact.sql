@@ -3,7 +3,8 @@
 -- radius and scan kind, with clusters, exact duplicates and NULLs, and after inserts, deletes,
 -- updates and the VACUUM that merges them; it is smaller; simhash_mih_check reads its key pages.
 SET client_min_messages = warning;
-CREATE TABLE cp (id int PRIMARY KEY, sh simhash);
+-- Autovacuum off: a VACUUM writes the pending rows as a run, so it would change the state shown.
+CREATE TABLE cp (id int PRIMARY KEY, sh simhash) WITH (autovacuum_enabled = off);
 INSERT INTO cp SELECT i, ('x' || substr(md5(i::text), 1, 16))::bit(64)::simhash FROM generate_series(1, 20000) i;
 -- near copies: 2 or 3 bits flipped anywhere, so answers are found through every table
 INSERT INTO cp
@@ -82,7 +83,8 @@ CREATE INDEX cp_plain ON cp USING simhash_mih (sh) WITH (blocks = 5);
 SELECT pg_relation_size('cp_mih') < 0.6 * pg_relation_size('cp_plain') AS compact_is_smaller;
 DROP INDEX cp_plain;
 
--- Changes: pending rows, dead rows, then the VACUUM that merges them writes new key tables.
+-- Changes: pending rows, dead rows, then the VACUUM that writes them as a run of key tables, and
+-- a merge of every run.
 DROP INDEX cp_mih;
 CREATE INDEX cp_mih ON cp USING simhash_mih (sh) WITH (compact = on);
 INSERT INTO cp SELECT 400000 + i, ('x' || substr(md5('new' || i), 1, 16))::bit(64)::simhash FROM generate_series(1, 1500) i;
@@ -92,7 +94,12 @@ UPDATE cp SET sh = sh # '8000000000000000' WHERE id % 7 = 0;
 SELECT k, cp_mismatches(k) FROM unnest(ARRAY[0, 3, 5, 8]) k;
 SELECT pending_rows > 0 AS pending FROM simhash_mih_check('cp_mih');
 VACUUM cp;
-SELECT pending_rows, sorted_rows = live_sorted_rows AS merged FROM simhash_mih_check('cp_mih');
+SELECT c.pending_rows, s.runs FROM simhash_mih_check('cp_mih') c, simhash_mih_state('cp_mih') s;
+SELECT k, cp_mismatches(k) FROM unnest(ARRAY[0, 3, 5, 8]) k;
+SELECT cp_knn_mismatches();
+SELECT simhash_mih_merge('cp_mih') > 0 AS merged;
+SELECT c.pending_rows, c.sorted_rows = c.live_sorted_rows AS only_live, s.runs
+FROM simhash_mih_check('cp_mih') c, simhash_mih_state('cp_mih') s;
 SELECT k, cp_mismatches(k) FROM unnest(ARRAY[0, 3, 5, 8]) k;
 SELECT cp_knn_mismatches();
 

@@ -1,7 +1,8 @@
 -- The simhash_mih access method (block-sorted tables) answers radius queries exactly as a
 -- sequential scan does, through index scans and bitmap scans, for every block count and radius,
 -- and after inserts (pending pages), deletes, updates and VACUUM.
-CREATE TABLE at (id int, sh simhash);
+-- Autovacuum off: a VACUUM writes the pending rows as a run, so it would change the state shown.
+CREATE TABLE at (id int, sh simhash) WITH (autovacuum_enabled = off);
 INSERT INTO at SELECT i, ('x' || substr(md5(i::text), 1, 16))::bit(64)::simhash FROM generate_series(1, 3000) i;
 -- Clusters: a base and members a few bits away, so radius queries have many answers.
 INSERT INTO at
@@ -112,8 +113,8 @@ CREATE INDEX ON at USING simhash_mih (sh) WITH (tables = 3);
 CREATE INDEX ON at USING simhash_mih (id);
 CREATE INDEX ON at USING simhash_mih (sh, id);
 
--- After inserts (into the pending pages), deletes, updates and VACUUM, which merges the
--- pending rows into new tables once they are a page and 1/32 of the sorted rows.
+-- After inserts (into the pending pages), deletes, updates and VACUUM, which writes the pending
+-- rows as a new sorted run; simhash_mih_merge merges every run into one.
 DROP INDEX at_mih;
 CREATE INDEX at_mih ON at USING simhash_mih (sh);
 INSERT INTO at SELECT 50000 + i, ('x' || substr(md5('new' || i), 1, 16))::bit(64)::simhash FROM generate_series(1, 1000) i;
@@ -123,8 +124,13 @@ UPDATE at SET sh = sh # '8000000000000000' WHERE id % 7 = 0;
 SELECT sorted_rows, pending_rows, free_pages FROM simhash_mih_check('at_mih');
 SELECT k, am_mismatches(k) FROM unnest(ARRAY[0, 3, 5, 8, 64]) k;
 VACUUM at;
--- Merged: nothing pending, the old pages free for the next merge.
+-- Flushed: nothing pending, a second run, the pending pages free.
 SELECT sorted_rows, live_sorted_rows, pending_rows, free_pages > 0 AS recycled FROM simhash_mih_check('at_mih');
+SELECT runs, sorted_rows, pending_rows FROM simhash_mih_state('at_mih');
+SELECT k, am_mismatches(k) FROM unnest(ARRAY[0, 3, 5, 8, 64]) k;
+-- Merged: one run of the live rows, the old pages free for the next merge.
+SELECT simhash_mih_merge('at_mih');
+SELECT c.sorted_rows, c.live_sorted_rows, c.pending_rows, s.runs FROM simhash_mih_check('at_mih') c, simhash_mih_state('at_mih') s;
 SELECT k, am_mismatches(k) FROM unnest(ARRAY[0, 3, 5, 8, 64]) k;
 CREATE TEMP TABLE size_after_merge AS SELECT pages FROM simhash_mih_check('at_mih');
 DELETE FROM at WHERE id % 3 = 0;
@@ -134,6 +140,7 @@ SELECT sorted_rows, live_sorted_rows, pending_rows FROM simhash_mih_check('at_mi
 INSERT INTO at SELECT 70000 + i, ('x' || substr(md5('newer' || i), 1, 16))::bit(64)::simhash FROM generate_series(1, 700) i;
 SELECT k, am_mismatches(k) FROM unnest(ARRAY[0, 3, 5, 8, 64]) k;
 VACUUM at;
+SELECT simhash_mih_merge('at_mih');
 -- The second merge reuses the pages the first one freed: the index does not grow by a copy.
 SELECT c.sorted_rows, c.pending_rows, c.pages <= s.pages + 5 AS reused
 FROM simhash_mih_check('at_mih') c, size_after_merge s;

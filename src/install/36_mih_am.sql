@@ -26,3 +26,20 @@ COMMENT ON FUNCTION simhash_mih_check(regclass) IS 'verifies a simhash_mih index
 -- Reads every page of an index, like amcheck's functions: not for every role. A role it is granted
 -- to must also be able to read the index's table (checked before any lock is taken).
 REVOKE EXECUTE ON FUNCTION simhash_mih_check(regclass) FROM PUBLIC;
+
+-- Runs (1.3): inserts go to a pending list of at most the pending_limit option's kB, which the
+-- insert that fills it writes as a sorted run; runs merge by size tiers (see the README).
+CREATE FUNCTION simhash_mih_merge(index regclass) RETURNS bigint
+    AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION simhash_mih_merge(regclass) IS 'writes the pending rows of a simhash_mih index as a run and merges every run into one, as gin_clean_pending_list; returns the rows written; the index''s owner only';
+CREATE FUNCTION simhash_mih_runs(index regclass,
+    OUT run integer, OUT tier integer, OUT rows bigint, OUT table0_pages bigint)
+    RETURNS SETOF record
+    AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL SAFE ROWS 8;
+COMMENT ON FUNCTION simhash_mih_runs(regclass) IS 'the sorted runs of a simhash_mih index: size tier, rows (dead ones included until a merge), pages of table 0';
+CREATE FUNCTION simhash_mih_state(index regclass,
+    OUT blocks integer, OUT runs integer, OUT sorted_rows bigint, OUT pending_rows bigint,
+    OUT sealed_rows bigint, OUT pending_limit_rows bigint, OUT inserted_rows bigint,
+    OUT written_rows bigint)
+    AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash_mih_state(regclass) IS 'the runs and unsorted rows of a simhash_mih index, and the rows its flushes and merges wrote (written_rows / inserted_rows is the write amplification)';

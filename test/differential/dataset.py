@@ -9,7 +9,9 @@ Every family of data lives in two tables with identical rows: one indexed `USING
         all-ones, and a run of hashes sharing their 48 leading bits (one block value over many pages)
         (dup_mg has both indexes, so plans may choose between them or combine their bitmaps)
   dml   random hashes and clusters, changed between query epochs by INSERT (pending rows), DELETE,
-        UPDATE, VACUUM (which merges the pending rows of simhash_mih), ANALYZE, REINDEX
+        UPDATE, VACUUM (which writes the pending rows of simhash_mih as a run and merges due runs),
+        simhash_mih_merge (every run into one), ANALYZE, REINDEX; dml_m's small pending_limit makes
+        its inserts write runs themselves
   tmp   a TEMP table that is never analyzed (so no statistics and reltuples = -1); its simhash_mih
         index is created empty and filled by inserts (pending rows only)
   empty no rows, never analyzed (rows appear only inside the transactions of 'txn' cases)
@@ -61,7 +63,8 @@ def make_tables():
     t.append(Table("dup_g", "dup", "gist"))
     # both indexes on one table: the planner chooses between them, or ANDs and ORs their bitmaps
     t.append(Table("dup_mg", "dup", "mih+gist"))
-    t.append(Table("dml_m", "dml", "simhash_mih", with_opts=" WITH (blocks = 2)"))
+    # inserts past 64 kB of pending rows write runs, which merge by size tiers
+    t.append(Table("dml_m", "dml", "simhash_mih", with_opts=" WITH (blocks = 2, pending_limit = 64)"))
     # key tables: answers confirmed in table 0, rewritten by the merges the DML epochs cause
     t.append(Table("dml_c", "dml", "simhash_mih", with_opts=" WITH (compact = on)"))
     t.append(Table("dup_c", "dup", "simhash_mih", with_opts=" WITH (blocks = 5, compact = on)"))
@@ -272,8 +275,8 @@ class Dataset:
                 family = rng.choices(("dml", "dup", "wide"), (6, 3, 1))[0]
                 what = rng.choices(("insert", "insert_big", "delete", "update", "update_null", "vacuum",
                                     "analyze", "vacuum_analyze", "reindex", "vacuum_full", "insert_merge",
-                                    "reindex_concurrently"),
-                                   (4, 2, 3, 3, 1, 4, 1, 2, 0.5, 0.5, 2, 1))[0]
+                                    "reindex_concurrently", "merge"),
+                                   (4, 2, 3, 3, 1, 4, 1, 2, 0.5, 0.5, 2, 1, 2))[0]
                 if what == "insert_merge":
                     actions += [(family, "insert_big", None), (family, "vacuum", None)]
                 else:
@@ -343,6 +346,14 @@ class Dataset:
                     else:
                         notes.append("%d rows pending" % after[2])
             return what.upper().replace("_", " ") + (" (" + ", ".join(notes) + ")" if notes else "")
+        if what == "merge":
+            notes = []
+            for t in tables:
+                if t.am == "simhash_mih":
+                    written = session.execute("SELECT simhash_mih_merge('%s')" % t.index)[0][0]
+                    self.merges += written > 0
+                    notes.append("%d rows written" % written)
+            return "simhash_mih_merge (%s)" % ", ".join(notes)
         if what == "analyze":
             for t in tables:
                 session.execute("ANALYZE %s" % t.name)

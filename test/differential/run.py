@@ -374,12 +374,17 @@ class Runner:
                         self.ds._fill(other, t.name, table.family, "pg_temp.stage")
                         other.execute("DELETE FROM %s WHERE id %% 17 = %d" % (t.name, rng.randint(0, 16)))
                     before = self.ds.mih_shape(other, self.ds.by_family[table.family][0])
+                    # VACUUM, or a merge of every run (simhash_mih_merge) then VACUUM
+                    full = rng.random() < 0.5
                     for t in self.ds.by_family[table.family]:
+                        if full and t.am == "simhash_mih":
+                            other.execute("SELECT simhash_mih_merge('%s')" % t.index)
                         other.execute("VACUUM %s" % t.name)
                     after = self.ds.mih_shape(other, self.ds.by_family[table.family][0])
                     merged = before[2] > 0 and after[2] == 0
                     self.ds.merges += merged
-                    log.append("INSERT %d rows, DELETE, VACUUM (%s)" % (n, "merged" if merged else "no merge"))
+                    log.append("INSERT %d rows, DELETE, %sVACUUM (%s)" % (n, "simhash_mih_merge, " if full else "",
+                                                                        "merged" if merged else "no merge"))
                     cur.execute("FETCH %d FROM cc" % rng.choice((1, 10, 100)))
                     rows += [tuple(r) for r in cur.fetchall()]
                 cur.execute("FETCH ALL FROM cc")

@@ -227,3 +227,21 @@ COMMENT ON OPERATOR CLASS resemblance_sketch_hash_ops USING hash IS 'hashing of 
 -- html_text, simhash_html, fingerprints_html and resemblance_sketch_html decode every named
 -- reference of HTML's table. The change is in the library; no SQL object changes. What was stored
 -- from these functions must be recomputed (CHANGELOG.md, 1.3).
+
+-- ===== simhash_mih runs =====
+-- The index keeps sorted runs (layout 3; a layout 2 index of 1.2 is read as one run and goes on
+-- working): functions to merge them and to show them.
+CREATE FUNCTION simhash_mih_merge(index regclass) RETURNS bigint
+    AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION simhash_mih_merge(regclass) IS 'writes the pending rows of a simhash_mih index as a run and merges every run into one, as gin_clean_pending_list; returns the rows written; the index''s owner only';
+CREATE FUNCTION simhash_mih_runs(index regclass,
+    OUT run integer, OUT tier integer, OUT rows bigint, OUT table0_pages bigint)
+    RETURNS SETOF record
+    AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL SAFE ROWS 8;
+COMMENT ON FUNCTION simhash_mih_runs(regclass) IS 'the sorted runs of a simhash_mih index: size tier, rows (dead ones included until a merge), pages of table 0';
+CREATE FUNCTION simhash_mih_state(index regclass,
+    OUT blocks integer, OUT runs integer, OUT sorted_rows bigint, OUT pending_rows bigint,
+    OUT sealed_rows bigint, OUT pending_limit_rows bigint, OUT inserted_rows bigint,
+    OUT written_rows bigint)
+    AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash_mih_state(regclass) IS 'the runs and unsorted rows of a simhash_mih index, and the rows its flushes and merges wrote (written_rows / inserted_rows is the write amplification)';

@@ -2,26 +2,30 @@
  * The simhash_mih index access method: exact radius search by multi-index hashing over
  * block-permuted sorted tables (Manku et al.), stored in the index's own pages.
  *
- * Layout (every page is a standard page whose used bytes lie below pd_lower, so generic WAL
+ * Layout 3 (every page is a standard page whose used bytes lie below pd_lower, so generic WAL
  * logs exactly them):
- *   block 0                 meta page
- *   table 0 pages           (hash, tid) of every row, sorted by block 0 of the hash
- *   table 1 .. m-1 pages    (hash, ordinal in table 0), sorted by block j of the hash; in a
+ *   block 0                 meta page: the runs, the pending, sealed and NULL chains
+ *   runs                    each a set of m sorted tables written at once (by the build, a flush
+ *                           of the pending rows or a merge of runs), all runs with the same m:
+ *     table 0 pages         (hash, tid) of every row of the run, sorted by block 0 of the hash
+ *     table 1 .. m-1 pages  (hash, ordinal in table 0), sorted by block j of the hash; in a
  *                           compact index (WITH (compact = on)) the distinct 4-byte keys of the
  *                           rows grouped by block j instead (mih_am_keys.h)
- *   fence pages             per table, a chain of (block value of the page's first entry, page)
+ *     fence pages           per table, a chain of (block value of the page's first entry, page)
  *                           for each of its pages in order: the table's directory
- *   pending pages           (hash, tid) inserted since the tables were written, unsorted, a chain
+ *   pending pages           (hash, tid) inserted since the last flush, unsorted, a chain; the
+ *                           sealed chain is the same while a flush writes it as a run
  *   NULL pages              (unused, tid) of the rows whose hash is NULL, a chain: only a scan
  *                           ordered by distance returns them (last)
- *   free pages              recycled by a merge, listed in the free space map
- * A radius-k query probes, on each table j, every value within t_j bits of the query's block j,
- * with sum_j (t_j + 1) > k (pigeonhole: an answer agrees that closely on at least one block; the
- * cheapest such levels, mih_radius_levels), and compares full hashes in the index, then reads the
- * pending pages linearly. Only true answers are returned.
- * A scan ordered by sh <-> q probes the tables level by level (mih_am_knn.c).
- * VACUUM invalidates the tids of dead rows in table 0 (the other tables reach rows through it),
- * compacts pending pages, and merges a large pending list into new tables (mih_am_merge.c).
+ *   free pages              recycled by a flush or merge, listed in the free space map
+ * A radius-k query probes, in each run and on each table j, every value within t_j bits of the
+ * query's block j, with sum_j (t_j + 1) > k (pigeonhole: an answer agrees that closely on at least
+ * one block; the cheapest such levels, mih_radius_levels), and compares full hashes in the index,
+ * then reads the sealed and pending pages linearly. Only true answers are returned.
+ * A scan ordered by sh <-> q probes the tables of every run level by level (mih_am_knn.c).
+ * Inserts flush the pending rows into a run at the pending_limit, and runs merge by size tiers
+ * (mih_am_merge.c); VACUUM invalidates the tids of dead rows in table 0 of each run (the other
+ * tables reach rows through it) and compacts pending pages (mih_am_vacuum.c).
  */
 #ifndef SIMHASH_MIH_AM_H
 #define SIMHASH_MIH_AM_H
@@ -40,11 +44,11 @@
 #include "pg_compat.h"
 
 #define MIH_MAGIC			0x4D494841	/* "MIHA" */
-#define MIH_VERSION			2
+#define MIH_VERSION			3
+#define MIH_VERSION_ONE_RUN	2	/* simhash 1.2: read as one run */
 #define MIH_META_BLKNO		0
 #define MIH_MIN_TABLES		2
 #define MIH_MAX_TABLES		6
-#define MIH_FIRST_TABLES	4	/* tables whose fields lie where layout 2 first put them */
 
 /* Page kinds, kept in the special space. */
 #define MIH_PAGE_META		1
@@ -86,69 +90,75 @@ typedef struct MihFence
 #define MihPageOrdinals(page)	((uint32 *) (PageGetContents(page) + MIH_REFS_PER_PAGE * sizeof(uint64)))
 #define MihPageFences(page)		((MihFence *) PageGetContents(page))
 
+/*
+ * A run: m sorted tables written at once (by the build, by a flush of the pending rows, or by a
+ * merge of runs). Its table pages carry MihBuildTag(build_id).
+ */
+typedef struct MihRun
+{
+	uint64		build_id;		/* new for every run written */
+	uint64		nrows;			/* entries in each of its tables, dead ones included */
+	uint32		table_pages[MIH_MAX_TABLES];
+	BlockNumber fence_head[MIH_MAX_TABLES];	/* the first page of each table's directory */
+} MihRun;
+
+/* Size tiers (mih_am_merge.c) keep far fewer runs; the meta page has room for this many. */
+#define MIH_MAX_RUNS		32
+/* A size tier's runs are merged when it has this many: tier t holds runs of limit * 4^t rows. */
+#define MIH_MERGE_FANIN		4
+
+/*
+ * Layout 3. Layout 2 (simhash 1.2) had one run's fields in the meta page: mih_pin_meta reads such
+ * a page as an index of one run, and the first change to the meta page writes it as layout 3.
+ */
 typedef struct MihMeta
 {
 	uint32		magic;
 	uint32		version;
-	uint64		build_id;		/* changes whenever the sorted tables are written anew */
-	int32		ntables;		/* m */
-	uint32		flags;			/* MIH_FLAG_*: zero in indexes built before there were flags */
-	uint64		nrows;			/* entries in each sorted table, dead ones included */
-	uint32		table_pages[MIH_FIRST_TABLES];	/* use mih_table_pages() */
-	BlockNumber fence_head[MIH_FIRST_TABLES];	/* use mih_fence_head() */
+	int32		ntables;		/* m, the same in every run */
+	uint32		flags;			/* MIH_FLAG_*, the same in every run */
+	uint64		generation;		/* changes whenever the set of runs changes */
 	BlockNumber pending_head;
 	BlockNumber pending_tail;
 	uint64		npending;		/* entries in pending pages (upper bound: VACUUM removes some) */
+	BlockNumber sealed_head;	/* pending rows a flush is writing as a run: scans read them too */
+	uint32		nruns;
+	uint64		nsealed;
 	BlockNumber nulls_head;
 	BlockNumber nulls_tail;
-	/*
-	 * Tables 4 and 5 (blocks = 5 or 6) came later: their fields follow, where an index of at
-	 * most four tables, built before, has zeros it never reads. Its layout stays valid.
-	 */
-	uint32		more_table_pages[MIH_MAX_TABLES - MIH_FIRST_TABLES];
-	BlockNumber more_fence_head[MIH_MAX_TABLES - MIH_FIRST_TABLES];
+	uint64		inserted;		/* rows appended to the pending chain since the build */
+	uint64		written;		/* rows written into runs by flushes and merges since the build */
+	MihRun		runs[MIH_MAX_RUNS];
 } MihMeta;
+
+StaticAssertDecl(sizeof(MihMeta) <= MIH_DATA_BYTES, "the meta page holds MihMeta");
 
 #define MIH_FLAG_COMPACT	1	/* tables 1..m-1 are key tables */
 
 #define MihPageGetMeta(page)	((MihMeta *) PageGetContents(page))
 
-/* The page count of table j and the first page of its directory. */
-static inline uint32
-mih_table_pages(const MihMeta *meta, int j)
+/* The rows of every run, dead ones included. */
+static inline uint64
+mih_sorted_rows(const MihMeta *meta)
 {
-	return j < MIH_FIRST_TABLES ? meta->table_pages[j] : meta->more_table_pages[j - MIH_FIRST_TABLES];
-}
+	uint64		n = 0;
 
-static inline BlockNumber
-mih_fence_head(const MihMeta *meta, int j)
-{
-	return j < MIH_FIRST_TABLES ? meta->fence_head[j] : meta->more_fence_head[j - MIH_FIRST_TABLES];
-}
-
-static inline void
-mih_set_table(MihMeta *meta, int j, uint32 pages, BlockNumber fence_head)
-{
-	if (j < MIH_FIRST_TABLES)
-	{
-		meta->table_pages[j] = pages;
-		meta->fence_head[j] = fence_head;
-	}
-	else
-	{
-		meta->more_table_pages[j - MIH_FIRST_TABLES] = pages;
-		meta->more_fence_head[j - MIH_FIRST_TABLES] = fence_head;
-	}
+	for (uint32 r = 0; r < meta->nruns; r++)
+		n += meta->runs[r].nrows;
+	return n;
 }
 
 typedef struct MihOptions
 {
 	int32		vl_len_;		/* varlena header (do not touch directly!) */
 	int			blocks;			/* 0: chosen from the row count at build */
-	bool		compact;		/* key tables (MIH_FLAG_COMPACT) at the next build or merge */
+	bool		compact;		/* key tables (MIH_FLAG_COMPACT) at the next build or full merge */
+	int			pending_limit;	/* kB of pending rows that make the inserter flush them */
 } MihOptions;
 
-/* The directory of every table of one build, read from the fence pages and kept in rd_amcache. */
+#define MIH_PENDING_LIMIT_DEFAULT	256	/* kB: 32 pages, 18,656 rows */
+
+/* The directory of every table of one run, read from its fence pages and kept in rd_amcache. */
 typedef struct MihDirectory
 {
 	uint64		build_id;
@@ -192,20 +202,38 @@ extern void mih_init_page(Page page, uint16 kind);
 extern Buffer mih_new_buffer(Relation index);
 extern BlockNumber mih_write_image(Relation index, Buffer buffer, Page image);
 extern void mih_validate_meta(Relation index, const MihMeta *meta);
+extern void mih_copy_meta(Relation index, Page page, MihMeta *meta);
+extern MihMeta *mih_begin_meta_change(Relation index, Buffer buffer, GenericXLogState *state);
 extern Buffer mih_pin_meta(Relation index, MihMeta *meta);
 extern void mih_read_meta(Relation index, MihMeta *meta);
-extern const MihDirectory *mih_directory(Relation index, const MihMeta *meta);
+extern const MihDirectory *mih_directory(Relation index, const MihMeta *meta, const MihRun *run);
 extern void mih_free_page(Relation index, BlockNumber blkno);
 
 /* mih_am_tables.c */
 extern void mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, int m,
-							 bool compact, MihMeta *meta);
+							 bool compact, bool progress, MihRun *run);
 extern uint64 *mih_key_items(const uint64 *hashes, Size n, int m, int j, Size *nitems);
 
 /* mih_am_merge.c */
-extern bool mih_merge_pending(Relation index);
+typedef enum MihMergeMode
+{
+	MIH_MERGE_INSERTER,			/* small merges only: an inserter must not stall */
+	MIH_MERGE_DUE,				/* every merge the size tiers call for (VACUUM) */
+	MIH_MERGE_ALL				/* every run into one (simhash_mih_merge) */
+} MihMergeMode;
 
-/* mih_am_build.c */
+extern uint64 mih_pending_limit_rows(Relation index);
+extern uint64 mih_flush(Relation index, bool wait, uint64 min_rows);
+extern uint64 mih_merge(Relation index, MihMergeMode mode);
+extern void mih_lock_runs(Relation index);
+extern void mih_unlock_runs(Relation index);
+extern void mih_lock_pending(Relation index);
+extern void mih_unlock_pending(Relation index);
+
+/* mih_am_build.c: the phases CREATE INDEX reports in pg_stat_progress_create_index */
+#define MIH_PHASE_SCAN		2		/* reading the table (blocks_done / blocks_total) */
+#define MIH_PHASE_WRITE		3		/* sorting and writing the tables (tuples_done / tuples_total) */
+extern char *mih_buildphasename(int64 phase);
 extern int mih_tables_for(Relation index, Size nrows);
 extern bool mih_compact_for(Relation index);
 extern IndexBuildResult *mih_build(Relation heap, Relation index, IndexInfo *info);
@@ -226,5 +254,8 @@ extern void mih_endscan(IndexScanDesc scan);
 extern IndexBulkDeleteResult *mih_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 											 IndexBulkDeleteCallback callback, void *callback_state);
 extern IndexBulkDeleteResult *mih_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats);
+
+/* mih_am_check.c */
+extern Oid	mih_open_checked_index(Oid indexoid);
 
 #endif

@@ -8,6 +8,8 @@
 #include "access/tableam.h"
 #include "access/xloginsert.h"
 #include "catalog/index.h"
+#include "commands/progress.h"
+#include "utils/backend_progress.h"
 #include "storage/smgr.h"
 #include "utils/memutils.h"
 
@@ -112,10 +114,9 @@ init_meta(MihMeta *meta)
 	meta->magic = MIH_MAGIC;
 	meta->version = MIH_VERSION;
 	meta->ntables = 3;
-	for (int j = 0; j < MIH_MAX_TABLES; j++)
-		mih_set_table(meta, j, 0, InvalidBlockNumber);
 	meta->pending_head = InvalidBlockNumber;
 	meta->pending_tail = InvalidBlockNumber;
+	meta->sealed_head = InvalidBlockNumber;
 	meta->nulls_head = InvalidBlockNumber;
 	meta->nulls_tail = InvalidBlockNumber;
 }
@@ -150,7 +151,9 @@ mih_build(Relation heap, Relation index, IndexInfo *info)
 	st.nulls_cap = 64;
 	st.nnulls = 0;
 	st.null_tids = palloc_extended(st.nulls_cap * sizeof(ItemPointerData), MCXT_ALLOC_HUGE);
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, MIH_PHASE_SCAN);
 	reltuples = table_index_build_scan(heap, index, info, true, true, collect_row, &st, NULL);
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, MIH_PHASE_WRITE);
 
 	init_meta(&meta);
 	meta_buf = mih_new_buffer(index);
@@ -158,8 +161,15 @@ mih_build(Relation heap, Relation index, IndexInfo *info)
 	write_meta(index, meta_buf, &meta);
 	LockBuffer(meta_buf, BUFFER_LOCK_UNLOCK);
 
-	mih_write_tables(index, st.hashes, st.tids, st.n, mih_tables_for(index, st.n), mih_compact_for(index),
-					 &meta);
+	/* Every run of the index has the tables and the layout chosen here (until a full merge). */
+	meta.ntables = mih_tables_for(index, st.n);
+	meta.flags = mih_compact_for(index) ? MIH_FLAG_COMPACT : 0;
+	if (st.n > 0)
+	{
+		mih_write_tables(index, st.hashes, st.tids, st.n, meta.ntables, mih_compact_for(index), true,
+						 &meta.runs[0]);
+		meta.nruns = 1;
+	}
 	write_null_chain(index, st.null_tids, st.nnulls, &meta);
 
 	LockBuffer(meta_buf, BUFFER_LOCK_EXCLUSIVE);
@@ -170,6 +180,22 @@ mih_build(Relation heap, Relation index, IndexInfo *info)
 	result->heap_tuples = reltuples;
 	result->index_tuples = (double) (st.n + st.nnulls);
 	return result;
+}
+
+char *
+mih_buildphasename(int64 phase)
+{
+	switch (phase)
+	{
+		case PROGRESS_CREATEIDX_SUBPHASE_INITIALIZE:
+			return "initializing";
+		case MIH_PHASE_SCAN:
+			return "reading the table";
+		case MIH_PHASE_WRITE:
+			return "sorting and writing the tables";
+		default:
+			return NULL;
+	}
 }
 
 /* The init fork of an unlogged index: an empty meta page. */

@@ -1,8 +1,8 @@
 /*
  * simhash_mih_check(index): verifies the invariants a simhash_mih index relies on and reports its
- * shape. Each table is sorted by its block, its directory matches its pages, every row of table 0
- * appears exactly once in every other table with the same hash (a key table holds exactly the
- * distinct keys of table 0's rows), and the pending and NULL chains are sound.
+ * shape. In every run, each table is sorted by its block, its directory matches its pages, every
+ * row of table 0 appears exactly once in every other table with the same hash (a key table holds
+ * exactly the distinct keys of table 0's rows); the sealed, pending and NULL chains are sound.
  * A violation is an index_corrupted error naming the page.
  */
 #include "mih_am.h"
@@ -41,9 +41,9 @@ copy_page(MihWalk *walk, BlockNumber blkno, bool chain, uint16 kind, PGAlignedBl
 
 /* Table 0: sorted by block 0, full pages but the last; returns the hashes and counts live rows. */
 static uint64 *
-check_table0(Relation index, const MihMeta *meta, const MihDirectory *dir, int64 *live)
+check_table0(Relation index, const MihMeta *meta, const MihRun *run, const MihDirectory *dir, int64 *live)
 {
-	uint64	   *hashes = palloc_extended(Max(meta->nrows, 1) * sizeof(uint64), MCXT_ALLOC_HUGE);
+	uint64	   *hashes = palloc_extended(Max(run->nrows, 1) * sizeof(uint64), MCXT_ALLOC_HUGE);
 	uint64		n = 0;
 	uint32		prev = 0;
 	PGAlignedBlock copy;
@@ -58,7 +58,7 @@ check_table0(Relation index, const MihMeta *meta, const MihDirectory *dir, int64
 		CHECK_FOR_INTERRUPTS();
 		if (items == 0 || (p + 1 < dir->pages[0] && items != (int) MIH_ROWS_PER_PAGE))
 			mih_corrupt(index, dir->blocks[0][p], "table 0 page %u holds %d rows", p, items);
-		if (MihPageGetOpaque(page)->next != MihBuildTag(meta->build_id))
+		if (MihPageGetOpaque(page)->next != MihBuildTag(run->build_id))
 			mih_corrupt(index, dir->blocks[0][p], "table 0 page %u is of another build", p);
 		for (int i = 0; i < items; i++)
 		{
@@ -69,22 +69,23 @@ check_table0(Relation index, const MihMeta *meta, const MihDirectory *dir, int64
 			prev = v;
 			if (ItemPointerIsValid(&MihPageTids(page)[i]))
 				(*live)++;
-			if (n >= meta->nrows)
-				mih_corrupt(index, dir->blocks[0][p], "table 0 holds more than %lu rows", (unsigned long) meta->nrows);
+			if (n >= run->nrows)
+				mih_corrupt(index, dir->blocks[0][p], "table 0 holds more than %lu rows", (unsigned long) run->nrows);
 			hashes[n++] = MihPageHashes(page)[i];
 		}
 	}
-	if (n != meta->nrows)
+	if (n != run->nrows)
 		mih_corrupt(index, MIH_META_BLKNO, "table 0 holds %lu rows, the meta page says %lu",
-				(unsigned long) n, (unsigned long) meta->nrows);
+				(unsigned long) n, (unsigned long) run->nrows);
 	return hashes;
 }
 
 /* Table j: sorted by block j, each ordinal of table 0 once, with the same hash. */
 static void
-check_tablej(Relation index, const MihMeta *meta, const MihDirectory *dir, int j, const uint64 *hashes)
+check_tablej(Relation index, const MihMeta *meta, const MihRun *run, const MihDirectory *dir, int j,
+			 const uint64 *hashes)
 {
-	uint8	   *seen = palloc_extended(Max(meta->nrows, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	uint8	   *seen = palloc_extended(Max(run->nrows, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	uint64		n = 0;
 	uint32		prev = 0;
 	PGAlignedBlock copy;
@@ -97,7 +98,7 @@ check_tablej(Relation index, const MihMeta *meta, const MihDirectory *dir, int j
 		int			items = MihPageGetOpaque(page)->nitems;
 
 		CHECK_FOR_INTERRUPTS();
-		if (MihPageGetOpaque(page)->next != MihBuildTag(meta->build_id))
+		if (MihPageGetOpaque(page)->next != MihBuildTag(run->build_id))
 			mih_corrupt(index, dir->blocks[j][p], "table %d page %u is of another build", j, p);
 		for (int i = 0; i < items; i++, n++)
 		{
@@ -108,14 +109,14 @@ check_tablej(Relation index, const MihMeta *meta, const MihDirectory *dir, int j
 			if ((n > 0 && v < prev) || (i == 0 && v != dir->first_values[j][p]))
 				mih_corrupt(index, dir->blocks[j][p], "table %d is out of order at row %d", j, i);
 			prev = v;
-			if (ord >= meta->nrows || seen[ord] || hashes[ord] != h)
+			if (ord >= run->nrows || seen[ord] || hashes[ord] != h)
 				mih_corrupt(index, dir->blocks[j][p], "table %d row %d does not match table 0 row %u", j, i, ord);
 			seen[ord] = 1;
 		}
 	}
-	if (n != meta->nrows)
+	if (n != run->nrows)
 		mih_corrupt(index, MIH_META_BLKNO, "table %d holds %lu rows, table 0 %lu", j,
-				(unsigned long) n, (unsigned long) meta->nrows);
+				(unsigned long) n, (unsigned long) run->nrows);
 	pfree(seen);
 }
 
@@ -124,10 +125,11 @@ check_tablej(Relation index, const MihMeta *meta, const MihDirectory *dir, int j
  * directory says, and its keys, in order, exactly the distinct keys of table 0's rows.
  */
 static void
-check_keys(Relation index, const MihMeta *meta, const MihDirectory *dir, int j, const uint64 *hashes)
+check_keys(Relation index, const MihMeta *meta, const MihRun *run, const MihDirectory *dir, int j,
+		   const uint64 *hashes)
 {
 	Size		nexpected;
-	uint64	   *expected = mih_key_items(hashes, meta->nrows, meta->ntables, j, &nexpected);
+	uint64	   *expected = mih_key_items(hashes, run->nrows, meta->ntables, j, &nexpected);
 	Size		n = 0;
 	PGAlignedBlock copy;
 	MihWalk		walk;
@@ -145,7 +147,7 @@ check_keys(Relation index, const MihMeta *meta, const MihDirectory *dir, int j, 
 		int			nkeys = MihPageGetOpaque(page)->nitems;
 
 		CHECK_FOR_INTERRUPTS();
-		if (MihPageGetOpaque(page)->next != MihBuildTag(meta->build_id))
+		if (MihPageGetOpaque(page)->next != MihBuildTag(run->build_id))
 			mih_corrupt(index, blkno, "table %d page %u is of another build", j, p);
 		if (nkeys == 0 || kp->first != dir->first_values[j][p] || starts[0] != 0 ||
 			starts[kp->nvalues] != nkeys || (sparse && values[0] != kp->first))
@@ -171,13 +173,34 @@ check_keys(Relation index, const MihMeta *meta, const MihDirectory *dir, int j, 
 	pfree(expected);
 }
 
+/* The live rows of a chain of pending pages. */
+static int64
+count_chain(Relation index, BlockNumber head)
+{
+	int64		live = 0;
+	PGAlignedBlock copy;
+	MihWalk		walk;
+
+	mih_walk_start(&walk, index);
+	for (BlockNumber blkno = head; blkno != InvalidBlockNumber;)
+	{
+		Page		page = copy_page(&walk, blkno, true, MIH_PAGE_PENDING, &copy);
+
+		for (int i = 0; i < MihPageGetOpaque(page)->nitems; i++)
+			if (ItemPointerIsValid(&MihPageTids(page)[i]))
+				live++;
+		blkno = MihPageGetOpaque(page)->next;
+	}
+	return live;
+}
+
 /*
  * Finds the table of the index to check and makes sure the caller may read it, before any lock is
  * taken (as amcheck does): a role without rights on a table learns nothing of it, and cannot make
  * anyone wait. Returns the table's OID.
  */
-static Oid
-open_checked_index(Oid indexoid)
+Oid
+mih_open_checked_index(Oid indexoid)
 {
 	char		relkind = get_rel_relkind(indexoid);
 	Oid			heapoid;
@@ -212,14 +235,12 @@ Datum
 simhash_mih_check(PG_FUNCTION_ARGS)
 {
 	Oid			indexoid = PG_GETARG_OID(0);
-	Oid			heapoid = open_checked_index(indexoid);
+	Oid			heapoid = mih_open_checked_index(indexoid);
 	Relation	heap = table_open(heapoid, AccessShareLock);
 	Relation	index = index_open(indexoid, AccessShareLock);
 	TupleDesc	tupdesc;
 	MihMeta		meta;
 	Buffer		meta_buf;
-	const MihDirectory *dir;
-	uint64	   *hashes;
 	int64		live = 0,
 				pending = 0,
 				free_pages = 0;
@@ -240,25 +261,22 @@ simhash_mih_check(PG_FUNCTION_ARGS)
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "simhash_mih_check must return a record");
 
-	/* Pinned meta page: a concurrent merge cannot recycle the pages checked. */
+	/* Pinned meta page: a concurrent flush or merge cannot recycle the pages checked. */
 	meta_buf = mih_pin_meta(index, &meta);
-	dir = mih_directory(index, &meta);
-	hashes = check_table0(index, &meta, dir, &live);
-	for (int j = 1; j < meta.ntables; j++)
-		if (meta.flags & MIH_FLAG_COMPACT)
-			check_keys(index, &meta, dir, j, hashes);
-		else
-			check_tablej(index, &meta, dir, j, hashes);
-	mih_walk_start(&walk, index);
-	for (BlockNumber blkno = meta.pending_head; blkno != InvalidBlockNumber;)
+	for (uint32 r = 0; r < meta.nruns; r++)
 	{
-		Page		page = copy_page(&walk, blkno, true, MIH_PAGE_PENDING, &copy);
+		const MihRun *run = &meta.runs[r];
+		const MihDirectory *dir = mih_directory(index, &meta, run);
+		uint64	   *hashes = check_table0(index, &meta, run, dir, &live);
 
-		for (int i = 0; i < MihPageGetOpaque(page)->nitems; i++)
-			if (ItemPointerIsValid(&MihPageTids(page)[i]))
-				pending++;
-		blkno = MihPageGetOpaque(page)->next;
+		for (int j = 1; j < meta.ntables; j++)
+			if (meta.flags & MIH_FLAG_COMPACT)
+				check_keys(index, &meta, run, dir, j, hashes);
+			else
+				check_tablej(index, &meta, run, dir, j, hashes);
+		pfree(hashes);
 	}
+	pending = count_chain(index, meta.sealed_head) + count_chain(index, meta.pending_head);
 	mih_walk_start(&walk, index);
 	for (BlockNumber blkno = meta.nulls_head; blkno != InvalidBlockNumber;)
 	{
@@ -285,7 +303,7 @@ simhash_mih_check(PG_FUNCTION_ARGS)
 	table_close(heap, AccessShareLock);
 
 	values[0] = Int32GetDatum(meta.ntables);
-	values[1] = Int64GetDatum((int64) meta.nrows);
+	values[1] = Int64GetDatum((int64) mih_sorted_rows(&meta));
 	values[2] = Int64GetDatum(live);
 	values[3] = Int64GetDatum(pending);
 	values[4] = Int64GetDatum((int64) nblocks);

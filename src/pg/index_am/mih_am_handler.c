@@ -1,5 +1,5 @@
 /*
- * The simhash_mih index access method: its handler, the "blocks" and "compact" options, operator
+ * The simhash_mih index access method: its handler, the "blocks", "compact" and "pending_limit" options, operator
  * class validation and cost estimate. The pages, build, insert, scan and vacuum live in mih_am_*.c.
  */
 #include "mih_am.h"
@@ -12,6 +12,7 @@
 #include "catalog/pg_amproc.h"
 #include "catalog/pg_opclass.h"
 #include "commands/vacuum.h"
+#include "utils/guc.h"
 #include "optimizer/optimizer.h"
 #include "utils/catcache.h"
 #include "utils/lsyscache.h"
@@ -39,6 +40,10 @@ mih_init_reloptions(void)
 					   "tables 1..m-1 hold 4-byte keys instead of (hash, row) entries: a smaller index, "
 					   "nearest neighbours read table 0",
 					   false, AccessExclusiveLock);
+	/* As gin_pending_list_limit: the most a scan reads unsorted (twice that while a flush runs). */
+	add_int_reloption(mih_relopt_kind, "pending_limit",
+					  "kB of unsorted pending rows after which an insert writes them as a sorted run",
+					  MIH_PENDING_LIMIT_DEFAULT, 64, MAX_KILOBYTES, ShareUpdateExclusiveLock);
 }
 
 static bytea *
@@ -47,6 +52,7 @@ mih_options(Datum reloptions, bool validate)
 	static const relopt_parse_elt tab[] = {
 		{"blocks", RELOPT_TYPE_INT, offsetof(MihOptions, blocks)},
 		{"compact", RELOPT_TYPE_BOOL, offsetof(MihOptions, compact)},
+		{"pending_limit", RELOPT_TYPE_INT, offsetof(MihOptions, pending_limit)},
 	};
 
 	return (bytea *) build_reloptions(reloptions, validate, mih_relopt_kind,
@@ -168,7 +174,7 @@ simhash_mih_handler(PG_FUNCTION_ARGS)
 	am->amcostestimate = mih_costestimate;
 	am->amoptions = mih_options;
 	am->amproperty = NULL;
-	am->ambuildphasename = NULL;
+	am->ambuildphasename = mih_buildphasename;
 	am->amvalidate = mih_validate;
 	am->amadjustmembers = NULL;
 	am->ambeginscan = mih_beginscan;

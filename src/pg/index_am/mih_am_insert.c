@@ -1,7 +1,8 @@
 /*
  * Inserting into a simhash_mih index: the row goes to the tail of the pending chain, which every
- * scan reads linearly until REINDEX (or a VACUUM that merges) sorts it into the tables. A row whose
- * hash is NULL goes to the NULL chain, which only scans ordered by distance read (it is last).
+ * scan reads linearly. The insert that takes the chain to the pending_limit option writes it as a
+ * new sorted run and does the small merges then due (mih_am_merge.c). A row whose hash is NULL goes
+ * to the NULL chain, which only scans ordered by distance read (it is last).
  */
 #include "simhash_type.h"
 #include "mih_am.h"
@@ -20,13 +21,13 @@ mih_insert(Relation index, Datum *values, bool *isnull, ItemPointer tid, Relatio
 	Page		target = NULL;
 	MihPageOpaque *opaque;
 	uint16		kind = isnull[0] ? MIH_PAGE_NULLS : MIH_PAGE_PENDING;
+	uint64		npending;
+	uint64		limit;
 
 	/* The meta page's lock serializes inserts; scans only copy the meta page under a share lock. */
 	meta_buf = ReadBuffer(index, MIH_META_BLKNO);
-	LockBuffer(meta_buf, BUFFER_LOCK_EXCLUSIVE);
 	state = GenericXLogStart(index);
-	meta = MihPageGetMeta(GenericXLogRegisterBuffer(state, meta_buf, 0));
-	mih_validate_meta(index, meta);
+	meta = mih_begin_meta_change(index, meta_buf, state);
 	head = isnull[0] ? &meta->nulls_head : &meta->pending_head;
 	tail = isnull[0] ? &meta->nulls_tail : &meta->pending_tail;
 
@@ -58,7 +59,11 @@ mih_insert(Relation index, Datum *values, bool *isnull, ItemPointer tid, Relatio
 	MihPageTids(target)[opaque->nitems] = *tid;
 	opaque->nitems++;
 	if (!isnull[0])
+	{
 		meta->npending++;
+		meta->inserted++;
+	}
+	npending = meta->npending;
 	GenericXLogFinish(state);
 
 	if (new_buf != InvalidBuffer)
@@ -66,5 +71,17 @@ mih_insert(Relation index, Datum *values, bool *isnull, ItemPointer tid, Relatio
 	if (tail_buf != InvalidBuffer)
 		UnlockReleaseBuffer(tail_buf);
 	UnlockReleaseBuffer(meta_buf);
+
+	/*
+	 * Past the limit, this insert flushes, unless another backend is flushing: then the chain may
+	 * grow on while that flush writes, up to twice the limit, where inserts wait for it.
+	 */
+	limit = mih_pending_limit_rows(index);
+	if (npending >= limit)
+	{
+		/* Merging also when the flush wrote nothing: it may have found every run slot taken. */
+		mih_flush(index, npending >= 2 * limit, limit);
+		mih_merge(index, MIH_MERGE_INSERTER);
+	}
 	return false;
 }

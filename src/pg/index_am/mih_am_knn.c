@@ -4,20 +4,21 @@
  * Rows are returned in increasing (distance, tid) order; a row's place in that order is its key,
  * distance << 48 | tid, and a NULL hash (or a NULL query) has distance 65, after every other.
  * The last key returned is all the scan needs to go on after a restart, so each call works under
- * its own pin of the meta page and starts over (past that key) if a merge changed the tables.
+ * its own pin of the meta page and starts over (past that key) if a flush or merge changed the runs.
  *
  * Levels: probing table j at level t visits the block values exactly t bits from the query's block
  * j, and finds the rows whose block j is that far. Tables go up one level at a time, the cheapest
  * next step first. When table j has been probed through level t_j, every row within
  * sum_j (t_j + 1) - 1 bits has been found (a row missed by every table is more than t_j bits away
  * on every block j), so the distances up to that bound are final and are returned; farther rows
- * wait in their distance's bucket. Each step raises the bound by one bit. Pending and NULL rows are
- * read into the buckets at the start. Steps are costed in entry comparisons (mih_level_cost): a
+ * wait in their distance's bucket. Each step raises the bound by one bit. Every run of the index has
+ * the same m tables, so a step probes table j at its next level in every run, and the bound holds
+ * for all of them. Sealed, pending and NULL rows are read into the buckets at the start. Steps are costed in entry comparisons (mih_level_cost): a
  * probe is a random page visit plus the rows sharing a block value; they go on while cheap, or
  * while a waiting row becomes final within the cost of one pass (worth_probing).
  *
- * Passes: when probing further would cost more than a pass, each further call reads table 0, the
- * pending and the NULL rows once and keeps the smallest `cap` keys past the last one returned (a
+ * Passes: when probing further would cost more than a pass, each further call reads table 0 of
+ * every run, the sealed, pending and NULL rows once and keeps the smallest `cap` keys past the last one returned (a
  * bounded buffer, cut in half by sorting whenever it fills); cap doubles with each pass, up to
  * work_mem. A pass that kept everything it saw ends the scan.
  */
@@ -28,6 +29,7 @@
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
+#include "hamming.h"
 #include "mih_blocks.h"
 
 #define DIST_NULL		65		/* a NULL hash or query: after every distance */
@@ -37,8 +39,13 @@
 #define FIRST_CAP		256
 #define SPECULATIVE_SHARE	0.125	/* of a pass, for levels no row found asks for */
 
-/* A level bucket entry: a tid packed as in a key, or (with ORD_FLAG) an ordinal in table 0. */
+/*
+ * A level bucket entry: a tid packed as in a key, or (with ORD_FLAG) an ordinal in table 0 of a
+ * run (the run's place in the meta page above bit 32).
+ */
 #define ORD_FLAG		(UINT64_C(1) << 63)
+#define ORD_REF(run, ord)	(ORD_FLAG | ((uint64) (run) << 32) | (uint64) (ord))
+#define ORD_RUN(ref)	((int) (((ref) >> 32) & 0xFF))
 
 typedef enum
 {
@@ -61,8 +68,8 @@ struct MihKnnState
 	bool		null_query;
 	bool		returned;		/* a row was returned: after is its key */
 	uint64		after;
-	bool		started;		/* the state below describes the tables of build_id */
-	uint64		build_id;
+	bool		started;		/* the state below describes the runs of generation */
+	uint64		generation;
 	MihKnnPhase phase;
 	/* levels */
 	int			levels[MIH_MAX_TABLES];	/* the last level probed on each table, -1 before any */
@@ -135,7 +142,7 @@ not_passed(const MihKnnState *st, int d)
 static int
 distance(const MihKnnState *st, uint64 h)
 {
-	return st->null_query ? DIST_NULL : __builtin_popcountll(h ^ st->query);
+	return st->null_query ? DIST_NULL : sh_hamming(h, st->query);
 }
 
 /* Forgets every bucket and ready key. */
@@ -195,14 +202,14 @@ level_match(MihProbe *pr, Page page, int i, uint64 h)
 	MihLevelProbe *lp = (MihLevelProbe *) pr->arg;
 	MihKnnState *st = lp->st;
 	uint64		x = h ^ st->query;
-	int			d = __builtin_popcountll(x);
+	int			d = sh_popcount64(x);
 
 	/* Most rows a probe meets are too far for the levels to return: the passes will. */
 	if (d > st->horizon || !not_passed(st, d))
 		return;
 	/* A row is reported once: by the first step that reaches it (no other table has yet). */
 	for (int t = 0; t < pr->meta->ntables; t++)
-		if (t != pr->table && __builtin_popcountll(x & st->block_masks[t]) <= st->levels[t])
+		if (t != pr->table && sh_popcount64(x & st->block_masks[t]) <= st->levels[t])
 			return;
 	if (!mih_all_keys_hold(lp->so, h))
 		return;
@@ -214,7 +221,7 @@ level_match(MihProbe *pr, Page page, int i, uint64 h)
 			add_found(st, d, tid_key(0, tid));
 	}
 	else
-		add_found(st, d, ORD_FLAG | MihPageOrdinals(page)[i]);
+		add_found(st, d, ORD_REF(pr->run - pr->meta->runs, MihPageOrdinals(page)[i]));
 }
 
 /* Pending rows go to their distance's bucket, NULL rows to the last one. */
@@ -243,6 +250,28 @@ chain_rows(void *arg, Page page, uint16 kind)
 	}
 }
 
+/* The cost of probing table j through the given level in every run. */
+static double
+level_cost(const MihMeta *meta, int j, int level)
+{
+	double		cost = 0;
+
+	for (uint32 r = 0; r < meta->nruns; r++)
+		cost += mih_level_cost(meta, &meta->runs[r], j, level);
+	return cost;
+}
+
+/* The cost of a pass: table 0 of every run, the sealed and the pending rows. */
+static double
+pass_cost(const MihMeta *meta)
+{
+	double		cost = (double) (meta->npending + meta->nsealed);
+
+	for (uint32 r = 0; r < meta->nruns; r++)
+		cost += mih_pass_cost(&meta->runs[r]);
+	return cost;
+}
+
 /*
  * The table whose next level is cheapest to probe, or -1 if every table is probed through. Key
  * tables (a compact index) give no distances, so only table 0 has levels there; passes do the rest.
@@ -258,7 +287,7 @@ knn_next_table(const MihMeta *meta, const int *levels, double *cost)
 
 		if (levels[j] >= sh_mih_block_len(meta->ntables, j) || mih_is_key_table(meta, j))
 			continue;
-		c = mih_level_cost(meta, j, levels[j] + 1) - mih_level_cost(meta, j, levels[j]);
+		c = level_cost(meta, j, levels[j] + 1) - level_cost(meta, j, levels[j]);
 		if (best < 0 || c < *cost)
 		{
 			best = j;
@@ -308,7 +337,7 @@ knn_cost_to_reach(const MihKnnState *st, const MihMeta *meta, int d, double limi
 	return total;
 }
 
-/* Starts the levels: every pending and NULL row into its bucket. False if the chains changed. */
+/* Starts the levels: every sealed, pending and NULL row into its bucket. False if the chains changed. */
 static bool
 start_levels(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *meta)
 {
@@ -323,7 +352,7 @@ start_levels(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *m
 		st->levels[t] = -1;
 	for (int t = 0; t < m; t++)
 		st->block_masks[t] = ((UINT64_C(1) << sh_mih_block_len(m, t)) - 1) << sh_mih_block_start(m, t);
-	if (meta->nrows == 0)
+	if (meta->nruns == 0)
 	{
 		/* Without sorted rows every row is in the chains: all distances are final at once. */
 		st->bound = st->horizon = DIST_NULL;
@@ -331,7 +360,7 @@ start_levels(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *m
 	else
 	{
 		/* Levels go no further than the steps that cost, in all, one pass (worth_probing). */
-		double		budget = mih_pass_cost(meta);
+		double		budget = pass_cost(meta);
 		int			d = 0;
 
 		while (d < DIST_NULL && knn_cost_to_reach(st, meta, d, budget) <= budget)
@@ -339,16 +368,20 @@ start_levels(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *m
 		st->horizon = d == DIST_NULL ? DIST_NULL : d - 1;
 		st->bound = -1;
 	}
-	if (!mih_read_chain(index, meta->pending_head, MIH_PAGE_PENDING, chain_rows, &lp))
+	if (!mih_read_chain(index, meta->sealed_head, MIH_PAGE_PENDING, chain_rows, &lp) ||
+		!mih_read_chain(index, meta->pending_head, MIH_PAGE_PENDING, chain_rows, &lp))
 		return false;
 	/* NULL hashes are within no ball. */
 	return so->nballs > 0 ||
 		mih_read_chain(index, meta->nulls_head, MIH_PAGE_NULLS, chain_rows, &lp);
 }
 
-/* Moves bucket d into the ready keys, its ordinals turned into tids through table 0. */
+/*
+ * Moves bucket d into the ready keys, its ordinals turned into tids through table 0 of their run
+ * (probes[r] probes run r).
+ */
 static bool
-emit_bucket(MihKnnState *st, MihProbe *pr, int d)
+emit_bucket(MihKnnState *st, MihProbe *probes, int d)
 {
 	MihRefs    *refs = &st->found[d];
 
@@ -368,7 +401,7 @@ emit_bucket(MihKnnState *st, MihProbe *pr, int d)
 		{
 			ItemPointerData tid;
 
-			if (!mih_probe_ordinal_tid(pr, (uint32) refs->items[i], &tid))
+			if (!mih_probe_ordinal_tid(&probes[ORD_RUN(refs->items[i])], (uint32) refs->items[i], &tid))
 				return false;
 			if (!ItemPointerIsValid(&tid))
 				continue;
@@ -386,11 +419,10 @@ emit_bucket(MihKnnState *st, MihProbe *pr, int d)
 	return true;
 }
 
-/* Probes the cheapest next step: one table at its next level. */
+/* Probes the cheapest next step: one table at its next level, in every run. */
 static bool
-probe_step(MihScanState *so, MihKnnState *st, MihProbe *pr)
+probe_step(MihScanState *so, MihKnnState *st, const MihMeta *meta, MihProbe *probes)
 {
-	const MihMeta *meta = pr->meta;
 	int			m = meta->ntables;
 	double		cost = 0;
 	int			j = knn_next_table(meta, st->levels, &cost);
@@ -398,24 +430,31 @@ probe_step(MihScanState *so, MihKnnState *st, MihProbe *pr)
 	MihLevelProbe lp = {so, st, st->levels[j] + 1};
 	uint32	   *values;
 	int			n;
+	bool		stale = false;
 
-	pr->arg = &lp;
-	pr->query = st->query;
-	pr->within = st->horizon;
 	values = palloc(sizeof(uint32) * (size_t) sh_mih_neighbourhood_size(len, lp.level));
-	mih_probe_table(pr, j);
 	n = mih_block_values(sh_mih_block_value(st->query, m, j), len, lp.level, true, values);
-	for (int i = 0; i < n && !pr->stale; i++)
+	for (uint32 r = 0; r < meta->nruns && !stale; r++)
 	{
-		if ((i & 255) == 0)
-			CHECK_FOR_INTERRUPTS();
-		mih_probe_value(pr, values[i]);
+		MihProbe   *pr = &probes[r];
+
+		pr->arg = &lp;
+		pr->query = st->query;
+		pr->within = st->horizon;
+		mih_probe_table(pr, j);
+		for (int i = 0; i < n && !pr->stale; i++)
+		{
+			if ((i & 255) == 0)
+				CHECK_FOR_INTERRUPTS();
+			mih_probe_value(pr, values[i]);
+		}
+		stale = pr->stale;
 	}
 	pfree(values);
 	st->levels[j]++;
 	st->spent += cost;
 	st->bound = Min(knn_bound(meta, st->levels), st->horizon);
-	return !pr->stale;
+	return !stale;
 }
 
 /*
@@ -427,7 +466,7 @@ probe_step(MihScanState *so, MihKnnState *st, MihProbe *pr)
 static bool
 worth_probing(const MihKnnState *st, const MihMeta *meta)
 {
-	double		pass = mih_pass_cost(meta);
+	double		pass = pass_cost(meta);
 	double		cost = 0;
 	int			d = st->bound + 1;
 
@@ -444,10 +483,11 @@ worth_probing(const MihKnnState *st, const MihMeta *meta)
 static bool
 step_levels(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *meta)
 {
-	MihProbe	pr;
+	MihProbe	probes[MIH_MAX_RUNS];
 	bool		ok = true;
 
-	mih_probe_begin(&pr, index, meta, level_match, NULL);
+	for (uint32 r = 0; r < meta->nruns; r++)
+		mih_probe_begin(&probes[r], index, meta, &meta->runs[r], level_match, NULL);
 	while (ok && st->nready == 0)
 	{
 		if (st->overflow)
@@ -459,14 +499,14 @@ step_levels(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *me
 			break;
 		}
 		if (st->emit <= st->bound)
-			ok = emit_bucket(st, &pr, st->emit++);
+			ok = emit_bucket(st, probes, st->emit++);
 		else if (st->bound == DIST_NULL)
 		{
 			st->phase = KNN_DONE;
 			break;
 		}
 		else if (worth_probing(st, meta))
-			ok = probe_step(so, st, &pr);
+			ok = probe_step(so, st, meta, probes);
 		else
 		{
 			/* Every row within bound has been returned; a pass finds the rest. */
@@ -476,7 +516,8 @@ step_levels(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *me
 			break;
 		}
 	}
-	mih_probe_end(&pr);
+	for (uint32 r = 0; r < meta->nruns; r++)
+		mih_probe_end(&probes[r]);
 	return ok;
 }
 
@@ -539,7 +580,7 @@ pass_rows(void *arg, Page page, uint16 kind)
 
 	for (int i = 0; i < n; i++)
 	{
-		int			d = null_query ? DIST_NULL : __builtin_popcountll(hashes[i] ^ query);
+		int			d = null_query ? DIST_NULL : sh_hamming(hashes[i], query);
 
 		/* The hot loop: nearly every row fails the first test. */
 		if (d > most || d < least ||
@@ -555,14 +596,21 @@ static bool
 pass(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *meta)
 {
 	MihPass		ps = {so, st, NULL, 0, st->cap, PG_UINT64_MAX, false};
-	MihProbe	pr;
+	bool		stale = false;
 
 	reset_memory(st);
 	ps.keys = MemoryContextAllocHuge(st->cxt, 2 * (Size) ps.cap * sizeof(uint64));
-	mih_probe_begin(&pr, index, meta, NULL, NULL);
-	mih_probe_read_table0(&pr, pass_rows, &ps);
-	mih_probe_end(&pr);
-	if (pr.stale ||
+	for (uint32 r = 0; r < meta->nruns && !stale; r++)
+	{
+		MihProbe	pr;
+
+		mih_probe_begin(&pr, index, meta, &meta->runs[r], NULL, NULL);
+		mih_probe_read_table0(&pr, pass_rows, &ps);
+		mih_probe_end(&pr);
+		stale = pr.stale;
+	}
+	if (stale ||
+		!mih_read_chain(index, meta->sealed_head, MIH_PAGE_PENDING, pass_rows, &ps) ||
 		!mih_read_chain(index, meta->pending_head, MIH_PAGE_PENDING, pass_rows, &ps) ||
 		(so->nballs == 0 &&
 		 !mih_read_chain(index, meta->nulls_head, MIH_PAGE_NULLS, pass_rows, &ps)))
@@ -596,12 +644,12 @@ refill(IndexScanDesc scan, MihScanState *so, MihKnnState *st)
 
 	/* The ready keys have all been returned. */
 	st->nready = st->next_ready = 0;
-	if (st->started && meta.build_id != st->build_id)
+	if (st->started && meta.generation != st->generation)
 		st->started = false;
 	if (!st->started)
 	{
 		reset_memory(st);
-		st->build_id = meta.build_id;
+		st->generation = meta.generation;
 		st->started = true;
 		if (st->null_query)
 		{

@@ -1,23 +1,90 @@
 /*
- * Merging the pending pages of a simhash_mih index into new sorted tables, during VACUUM.
+ * Flushes and merges of a simhash_mih index: how rows get from the pending chain into sorted runs,
+ * and how runs merge, while inserters, scans and VACUUM go on.
  *
- * The merge runs only when no other transaction has the index open for writing (a conditional
- * ShareLock on the index: inserters hold RowExclusiveLock until they end, and new ones wait for
- * the merge), so the live rows it reads are all there are. It writes the new tables to free or
- * new pages, switches the meta page to them, waits until no scan still holds a pin on the meta
- * page (a scan pins it while it reads the tables it saw there), and then recycles the old pages.
- * A crash before the switch leaves the new pages unreferenced (REINDEX reclaims them); after it,
- * the old pages are merely not reused.
+ * Flush. The inserter that takes the pending chain past the limit (the pending_limit option)
+ * seals it: one change of the meta page moves it to sealed_head, and later inserts start a new
+ * chain. It then writes the sealed rows as a new run (a sort of at most about the limit) and
+ * installs it by one more change of the meta page, which also forgets the sealed chain. Scans read
+ * the sealed chain until then, so the rows they read linearly stay below about twice the limit.
+ *
+ * Merge. Runs are grouped in size tiers: tier t holds runs of limit * FANIN^t rows or more. When a
+ * tier has FANIN runs, they are merged into one of the next tier (Lucene's tiered policy, an LSM
+ * tree's size tiers): each row is rewritten about log_FANIN(N / limit) times (written_rows /
+ * inserted_rows in simhash_mih_state), and a scan probes at most about (FANIN - 1) runs a tier. An inserter does
+ * only merges of up to INSERTER_MERGE_LIMITS limits of rows; VACUUM does the rest, and
+ * simhash_mih_merge merges every run into one.
+ *
+ * Locks. Two heavyweight locks on tags of the index (page locks, as ginInsertCleanup's on GIN's meta
+ * page; they name no real page): LOCK_PENDING is held by a flush and by VACUUM while it cleans the
+ * pending and sealed chains; LOCK_RUNS by a merge and by VACUUM while it cleans the runs. So no
+ * flush or merge can copy a row VACUUM is removing (a heap tid it removed may be reused at once),
+ * and VACUUM cleans every row once: the pending rows before they can become a run, the runs after.
+ * A merge of every run that changes the tables' shape (another table count, or the compact option
+ * changed) also holds LOCK_PENDING throughout, so that no flush adds a run of the old shape
+ * meanwhile: inserters wait for it once the pending rows reach twice the limit. A third lock,
+ * LOCK_RECYCLE, is held while old pages are recycled (below): only one backend may wait for the
+ * meta page's pins at a time. The order is LOCK_RUNS, LOCK_PENDING, LOCK_RECYCLE; a flush
+ * releases LOCK_PENDING before it recycles, so a long scan that delays the recycling delays that
+ * one inserter, not the others' flushes.
+ *
+ * Recycling. Pages of a run or chain that was replaced are freed only once no scan can still read
+ * them: every scan pins the meta page while it reads what its copy describes, so the flush or
+ * merge waits for a moment without other pins (LockBufferForCleanup) first. A crash before a new
+ * run is installed leaves its pages unreferenced, after it the old pages (REINDEX reclaims them);
+ * the index answers correctly either way, and a sealed chain left by a crash is written as a run
+ * by the next flush.
  */
 #include "mih_am.h"
 
 #include "miscadmin.h"
-#include "storage/indexfsm.h"
+#include "storage/freespace.h"
 #include "storage/lmgr.h"
 #include "utils/memutils.h"
 
-/* Merge once the pending rows reach this fraction of the sorted ones (and fill a page). */
-#define MERGE_FRACTION	32
+#define LOCK_PENDING	0		/* tags of LockPage, not pages */
+#define LOCK_RUNS		1
+#define LOCK_RECYCLE	2
+
+/*
+ * An inserter merges at most 64 limits of rows (1.2M rows by default: about 0.7 s on the development
+ * machine, once every 1.2M inserts); below that, tier 2 runs would pile up until a VACUUM.
+ */
+#define INSERTER_MERGE_LIMITS	64
+
+void
+mih_lock_pending(Relation index)
+{
+	LockPage(index, LOCK_PENDING, ExclusiveLock);
+}
+
+void
+mih_unlock_pending(Relation index)
+{
+	UnlockPage(index, LOCK_PENDING, ExclusiveLock);
+}
+
+void
+mih_lock_runs(Relation index)
+{
+	LockPage(index, LOCK_RUNS, ExclusiveLock);
+}
+
+void
+mih_unlock_runs(Relation index)
+{
+	UnlockPage(index, LOCK_RUNS, ExclusiveLock);
+}
+
+/* The pending_limit option in rows. */
+uint64
+mih_pending_limit_rows(Relation index)
+{
+	MihOptions *opts = (MihOptions *) index->rd_options;
+	int			kb = opts && opts->pending_limit > 0 ? opts->pending_limit : MIH_PENDING_LIMIT_DEFAULT;
+
+	return (uint64) kb * 1024 / BLCKSZ * MIH_ROWS_PER_PAGE;
+}
 
 typedef struct MihRows
 {
@@ -25,7 +92,41 @@ typedef struct MihRows
 	ItemPointerData *tids;
 	Size		n;
 	Size		cap;
+	BlockNumber *old;			/* the pages read, to recycle */
+	Size		nold;
+	Size		capold;
 } MihRows;
+
+static void
+rows_init(MihRows *rows, uint64 expected)
+{
+	rows->cap = Max(expected, 1024);
+	rows->n = 0;
+	rows->hashes = palloc_extended(rows->cap * sizeof(uint64), MCXT_ALLOC_HUGE);
+	rows->tids = palloc_extended(rows->cap * sizeof(ItemPointerData), MCXT_ALLOC_HUGE);
+	rows->capold = 64;
+	rows->nold = 0;
+	rows->old = palloc(rows->capold * sizeof(BlockNumber));
+}
+
+static void
+rows_free(MihRows *rows)
+{
+	pfree(rows->hashes);
+	pfree(rows->tids);
+	pfree(rows->old);
+}
+
+static void
+note_block(MihRows *rows, BlockNumber blkno)
+{
+	if (rows->nold == rows->capold)
+	{
+		rows->capold *= 2;
+		rows->old = repalloc_huge(rows->old, rows->capold * sizeof(BlockNumber));
+	}
+	rows->old[rows->nold++] = blkno;
+}
 
 static void
 collect_live(MihRows *rows, Page page)
@@ -48,111 +149,333 @@ collect_live(MihRows *rows, Page page)
 	}
 }
 
-/* Appends the blocks of the pages read (for recycling) to *old. */
-static void
-note_block(BlockNumber **old, Size *nold, Size *capold, BlockNumber blkno)
-{
-	if (*nold == *capold)
-	{
-		*capold *= 2;
-		*old = repalloc_huge(*old, *capold * sizeof(BlockNumber));
-	}
-	(*old)[(*nold)++] = blkno;
-}
-
-/* Reads one page of the old layout; a chain page counts as a step of walk (cycles end there). */
-static void
-read_page(MihWalk *walk, BlockNumber blkno, uint16 kind, bool chain, MihRows *rows, BlockNumber *next)
+/* Reads one page; its live rows go to rows if collect. Returns the page's next link. */
+static BlockNumber
+read_page(MihWalk *walk, BlockNumber blkno, uint16 kind, bool chain, MihRows *rows, bool collect)
 {
 	Buffer		buffer = mih_read_kind(walk, blkno, kind, chain, BUFFER_LOCK_SHARE);
 	Page		page = BufferGetPage(buffer);
+	BlockNumber next = MihPageGetOpaque(page)->next;
 
-	if (rows)
+	note_block(rows, blkno);
+	if (collect)
 		collect_live(rows, page);
-	*next = MihPageGetOpaque(page)->next;
 	UnlockReleaseBuffer(buffer);
+	return next;
 }
 
-bool
-mih_merge_pending(Relation index)
+/* The live rows of a run (from table 0) and every page of it. The caller holds LOCK_RUNS. */
+static void
+read_run(Relation index, const MihMeta *meta, const MihRun *run, MihRows *rows)
 {
-	MihMeta		meta,
-				fresh;
-	const MihDirectory *dir;
-	MihRows		rows;
-	BlockNumber *old;
-	Size		nold = 0,
-				capold = 64;
-	BlockNumber blkno,
-				next;
+	const MihDirectory *dir = mih_directory(index, meta, run);
 	MihWalk		walk;
+
+	for (int j = 0; j < meta->ntables; j++)
+	{
+		uint16		kind = j == 0 ? MIH_PAGE_TABLE0 :
+			(meta->flags & MIH_FLAG_COMPACT) ? MIH_PAGE_KEYS : MIH_PAGE_TABLEJ;
+
+		mih_walk_start(&walk, index);
+		for (uint32 p = 0; p < dir->pages[j]; p++)
+			read_page(&walk, dir->blocks[j][p], kind, false, rows, j == 0);
+		for (BlockNumber blkno = run->fence_head[j]; blkno != InvalidBlockNumber;)
+			blkno = read_page(&walk, blkno, MIH_PAGE_FENCE, true, rows, false);
+	}
+}
+
+/* Waits until no scan can still read the pages rows->old lists, then frees them. */
+static void
+recycle(Relation index, MihRows *rows)
+{
+	Buffer		meta_buf;
+	BlockNumber lo = InvalidBlockNumber,
+				hi = 0;
+
+	/*
+	 * Only one backend may wait for the meta page's pins: flushes and merges take turns here. The
+	 * pin comes after the lock: a backend that waits for a lock holding a pin would be waited for.
+	 */
+	LockPage(index, LOCK_RECYCLE, ExclusiveLock);
+	meta_buf = ReadBuffer(index, MIH_META_BLKNO);
+	LockBufferForCleanup(meta_buf);
+	UnlockReleaseBuffer(meta_buf);
+	for (Size i = 0; i < rows->nold; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		mih_free_page(index, rows->old[i]);
+		lo = Min(lo, rows->old[i]);
+		hi = Max(hi, rows->old[i]);
+	}
+	UnlockPage(index, LOCK_RECYCLE, ExclusiveLock);
+	if (rows->nold > 0)
+		FreeSpaceMapVacuumRange(index, lo, hi + 1);
+}
+
+/* A new build id, unlike every run's (a scan tells recycled pages by it). */
+static void
+unique_build_id(const MihMeta *meta, MihRun *run)
+{
+	for (uint32 r = 0; r < meta->nruns; r++)
+		if (MihBuildTag(meta->runs[r].build_id) == MihBuildTag(run->build_id))
+		{
+			run->build_id++;
+			r = (uint32) -1;	/* check every run again */
+		}
+}
+
+/*
+ * Writes the sealed pending rows as a run. The caller holds LOCK_PENDING. Seals the pending chain
+ * first (if it has min_rows rows: another flush may have taken them while this one waited) unless
+ * a sealed chain is there already (a crash interrupted a flush). Returns false if there was
+ * nothing to flush; else rows holds the rows written and the pages to recycle.
+ */
+static bool
+flush_locked(Relation index, uint64 min_rows, MihRows *out)
+{
+	Buffer		meta_buf = ReadBuffer(index, MIH_META_BLKNO);
+	GenericXLogState *state;
+	MihMeta    *page_meta;
+	MihMeta		meta;
+	MihRows		rows;
+	MihRun		run;
+	MihWalk		walk;
+
+	state = GenericXLogStart(index);
+	page_meta = mih_begin_meta_change(index, meta_buf, state);
+	if (page_meta->sealed_head == InvalidBlockNumber)
+	{
+		if (page_meta->pending_head == InvalidBlockNumber || page_meta->npending < min_rows ||
+			page_meta->nruns == MIH_MAX_RUNS)
+		{
+			GenericXLogAbort(state);
+			UnlockReleaseBuffer(meta_buf);
+			return false;
+		}
+		page_meta->sealed_head = page_meta->pending_head;
+		page_meta->nsealed = page_meta->npending;
+		page_meta->pending_head = page_meta->pending_tail = InvalidBlockNumber;
+		page_meta->npending = 0;
+	}
+	memcpy(&meta, page_meta, sizeof(MihMeta));
+	GenericXLogFinish(state);
+	LockBuffer(meta_buf, BUFFER_LOCK_UNLOCK);
+
+	rows_init(&rows, meta.nsealed);
+	mih_walk_start(&walk, index);
+	for (BlockNumber blkno = meta.sealed_head; blkno != InvalidBlockNumber;)
+		blkno = read_page(&walk, blkno, MIH_PAGE_PENDING, true, &rows, true);
+	if (rows.n > 0)
+		mih_write_tables(index, rows.hashes, rows.tids, rows.n, meta.ntables,
+						 (meta.flags & MIH_FLAG_COMPACT) != 0, false, &run);
+
+	state = GenericXLogStart(index);
+	page_meta = mih_begin_meta_change(index, meta_buf, state);
+	if (rows.n > 0)
+	{
+		unique_build_id(page_meta, &run);
+		page_meta->runs[page_meta->nruns++] = run;
+		page_meta->generation++;
+		page_meta->written += rows.n;
+	}
+	page_meta->sealed_head = InvalidBlockNumber;
+	page_meta->nsealed = 0;
+	GenericXLogFinish(state);
+	UnlockReleaseBuffer(meta_buf);
+	*out = rows;
+	return true;
+}
+
+/*
+ * Flushes the pending rows into a run if there are min_rows of them; without wait, only if no
+ * other flush is under way. Returns the rows written.
+ */
+uint64
+mih_flush(Relation index, bool wait, uint64 min_rows)
+{
+	MihRows		rows;
+	bool		flushed;
+
+	if (wait)
+		mih_lock_pending(index);
+	else if (!ConditionalLockPage(index, LOCK_PENDING, ExclusiveLock))
+		return 0;
+	flushed = flush_locked(index, Max(min_rows, 1), &rows);
+	mih_unlock_pending(index);
+	if (!flushed)
+		return 0;
+	recycle(index, &rows);
+	rows_free(&rows);
+	return rows.n;
+}
+
+/* The size tier of a run of n rows: limit * FANIN^tier <= n. */
+static int
+tier_of(uint64 n, uint64 limit)
+{
+	int			t = 0;
+
+	while (n >= limit * MIH_MERGE_FANIN && t < 30)
+	{
+		n /= MIH_MERGE_FANIN;
+		t++;
+	}
+	return t;
+}
+
+/*
+ * Chooses the runs to merge: every run (MIH_MERGE_ALL, if there are two or more, or if the table
+ * count or layout the options ask for changed), else the runs of the lowest tier that has FANIN
+ * of them. Marks them in chosen[]; returns their rows, 0 if nothing is due.
+ */
+static uint64
+choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, bool *chosen, bool *all, bool *reshape)
+{
+	uint64		limit = mih_pending_limit_rows(index);
+	uint64		total = mih_sorted_rows(meta);
+	int			count[32] = {0};
+
+	memset(chosen, 0, MIH_MAX_RUNS * sizeof(bool));
+	*reshape = mode != MIH_MERGE_INSERTER && meta->nruns > 0 &&
+		(mih_tables_for(index, total) != meta->ntables ||
+		 mih_compact_for(index) != ((meta->flags & MIH_FLAG_COMPACT) != 0));
+	*all = mode == MIH_MERGE_ALL || *reshape;
+	if (*all)
+	{
+		if (meta->nruns < 2 && !*reshape)
+			return 0;
+		for (uint32 r = 0; r < meta->nruns; r++)
+			chosen[r] = true;
+		return Max(total, 1);
+	}
+	for (uint32 r = 0; r < meta->nruns; r++)
+		count[tier_of(meta->runs[r].nrows, limit)]++;
+	for (int t = 0; t < 32; t++)
+	{
+		uint64		rows = 0;
+
+		if (count[t] < MIH_MERGE_FANIN)
+			continue;
+		for (uint32 r = 0; r < meta->nruns; r++)
+			if (tier_of(meta->runs[r].nrows, limit) == t)
+			{
+				chosen[r] = true;
+				rows += meta->runs[r].nrows;
+			}
+		/* An inserter leaves big merges to VACUUM, unless runs pile up without one. */
+		if (mode == MIH_MERGE_INSERTER && rows > INSERTER_MERGE_LIMITS * limit &&
+			meta->nruns < MIH_MAX_RUNS / 2)
+			return 0;
+		return rows;
+	}
+	return 0;
+}
+
+/* Merges the chosen runs into one; the caller holds LOCK_RUNS. Returns the rows written. */
+static uint64
+merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool all, bool reshape,
+			 uint64 expected)
+{
+	MihRows		rows;
+	MihRun		run;
 	Buffer		meta_buf;
 	GenericXLogState *state;
 	MihMeta    *page_meta;
+	/* A merge of every run takes the shape the options ask for; others keep the index's. */
+	int			m = reshape ? mih_tables_for(index, expected) : meta->ntables;
+	bool		compact = reshape ? mih_compact_for(index) : (meta->flags & MIH_FLAG_COMPACT) != 0;
+	uint32		kept = 0;
+	MihMeta		locked;
+	bool		every[MIH_MAX_RUNS];
 
-	mih_read_meta(index, &meta);
-	if (meta.npending < MIH_ROWS_PER_PAGE || meta.npending * MERGE_FRACTION < meta.nrows)
-		return false;
-	if (!ConditionalLockRelation(index, ShareLock))
-		return false;			/* a writer is active; a later VACUUM merges */
-	mih_read_meta(index, &meta);
-
-	rows.cap = Max(meta.nrows + meta.npending, 1024);
-	rows.n = 0;
-	rows.hashes = palloc_extended(rows.cap * sizeof(uint64), MCXT_ALLOC_HUGE);
-	rows.tids = palloc_extended(rows.cap * sizeof(ItemPointerData), MCXT_ALLOC_HUGE);
-	old = palloc(capold * sizeof(BlockNumber));
-
-	dir = mih_directory(index, &meta);
-	for (int j = 0; j < meta.ntables; j++)
+	if (reshape)
 	{
-		mih_walk_start(&walk, index);
-		for (uint32 p = 0; p < dir->pages[j]; p++)
-		{
-			note_block(&old, &nold, &capold, dir->blocks[j][p]);
-			if (j == 0)
-				read_page(&walk, dir->blocks[j][p], MIH_PAGE_TABLE0, false, &rows, &next);
-			else
-				mih_check_link(&walk, dir->blocks[j][p]);
-		}
-		for (blkno = mih_fence_head(&meta, j); blkno != InvalidBlockNumber; blkno = next)
-		{
-			note_block(&old, &nold, &capold, blkno);
-			read_page(&walk, blkno, MIH_PAGE_FENCE, true, NULL, &next);
-		}
+		/* No flush may add a run of the old shape: held until the new run is installed. */
+		mih_lock_pending(index);
+		mih_read_meta(index, &locked);
+		meta = &locked;
+		chosen = every;
+		for (uint32 r = 0; r < MIH_MAX_RUNS; r++)
+			every[r] = r < meta->nruns;
 	}
-	mih_walk_start(&walk, index);
-	for (blkno = meta.pending_head; blkno != InvalidBlockNumber; blkno = next)
-	{
-		note_block(&old, &nold, &capold, blkno);
-		read_page(&walk, blkno, MIH_PAGE_PENDING, true, &rows, &next);
-	}
-
-	fresh = meta;
-	mih_write_tables(index, rows.hashes, rows.tids, rows.n, mih_tables_for(index, rows.n),
-					 mih_compact_for(index), &fresh);
-	fresh.pending_head = InvalidBlockNumber;
-	fresh.pending_tail = InvalidBlockNumber;
-	fresh.npending = 0;
+	rows_init(&rows, expected);
+	for (uint32 r = 0; r < meta->nruns; r++)
+		if (chosen[r])
+			read_run(index, meta, &meta->runs[r], &rows);
+	if (rows.n > 0)
+		mih_write_tables(index, rows.hashes, rows.tids, rows.n, m, compact, false, &run);
 
 	meta_buf = ReadBuffer(index, MIH_META_BLKNO);
-	LockBuffer(meta_buf, BUFFER_LOCK_EXCLUSIVE);
 	state = GenericXLogStart(index);
-	page_meta = MihPageGetMeta(GenericXLogRegisterBuffer(state, meta_buf, 0));
-	memcpy(page_meta, &fresh, sizeof(MihMeta));
+	page_meta = mih_begin_meta_change(index, meta_buf, state);
+	/* Flushes may have added runs meanwhile: keep them (only merges remove runs). */
+	for (uint32 r = 0; r < page_meta->nruns; r++)
+	{
+		bool		merged = false;
+
+		for (uint32 s = 0; s < meta->nruns; s++)
+			if (chosen[s] && meta->runs[s].build_id == page_meta->runs[r].build_id)
+				merged = true;
+		if (!merged)
+			page_meta->runs[kept++] = page_meta->runs[r];
+	}
+	page_meta->nruns = kept;
+	if (reshape)
+	{
+		Assert(kept == 0);
+		page_meta->ntables = m;
+		page_meta->flags = compact ? MIH_FLAG_COMPACT : 0;
+	}
+	if (rows.n > 0)
+	{
+		unique_build_id(page_meta, &run);
+		page_meta->runs[page_meta->nruns++] = run;
+		page_meta->written += rows.n;
+	}
+	page_meta->generation++;
 	GenericXLogFinish(state);
-	LockBuffer(meta_buf, BUFFER_LOCK_UNLOCK);
-	/* Every scan that saw the old tables still pins the meta page; wait for them to finish. */
-	LockBufferForCleanup(meta_buf);
 	UnlockReleaseBuffer(meta_buf);
 
-	for (Size i = 0; i < nold; i++)
-		mih_free_page(index, old[i]);
-	IndexFreeSpaceMapVacuum(index);
-	UnlockRelation(index, ShareLock);
+	if (reshape)
+		mih_unlock_pending(index);
+	recycle(index, &rows);
+	rows_free(&rows);
+	return rows.n;
+}
 
-	pfree(rows.hashes);
-	pfree(rows.tids);
-	pfree(old);
-	return true;
+/*
+ * Does the merges the mode allows, one after the other, while some are due; returns the rows
+ * written. An inserter does none if another backend is merging.
+ */
+uint64
+mih_merge(Relation index, MihMergeMode mode)
+{
+	uint64		written = 0;
+
+	if (mode == MIH_MERGE_INSERTER)
+	{
+		if (!ConditionalLockPage(index, LOCK_RUNS, ExclusiveLock))
+			return 0;
+	}
+	else
+		mih_lock_runs(index);
+	for (;;)
+	{
+		MihMeta		meta;
+		bool		chosen[MIH_MAX_RUNS];
+		bool		all,
+					reshape;
+		uint64		rows;
+
+		CHECK_FOR_INTERRUPTS();
+		mih_read_meta(index, &meta);
+		rows = choose_runs(index, &meta, mode, chosen, &all, &reshape);
+		if (rows == 0)
+			break;
+		written += merge_chosen(index, &meta, chosen, all, reshape, rows);
+		if (all)
+			break;
+	}
+	mih_unlock_runs(index);
+	return written;
 }

@@ -201,6 +201,59 @@ mih_write_image(Relation index, Buffer buffer, Page image)
 	return blkno;
 }
 
+/* The meta page of layout 2 (simhash 1.2): one run, its fields inline. */
+typedef struct MihMetaV2
+{
+	uint32		magic;
+	uint32		version;
+	uint64		build_id;
+	int32		ntables;
+	uint32		flags;
+	uint64		nrows;
+	uint32		table_pages[4];
+	BlockNumber fence_head[4];
+	BlockNumber pending_head;
+	BlockNumber pending_tail;
+	uint64		npending;
+	BlockNumber nulls_head;
+	BlockNumber nulls_tail;
+	uint32		more_table_pages[2];	/* tables 4 and 5 */
+	BlockNumber more_fence_head[2];
+} MihMetaV2;
+
+/*
+ * Reads a layout 2 meta page as layout 3: its tables are one run (an index of 1.2 has no other),
+ * its pending and NULL chains stay where they are. Writers store the result, so the page becomes
+ * layout 3 at its first change.
+ */
+static void
+convert_layout2(const MihMetaV2 *old, MihMeta *meta)
+{
+	memset(meta, 0, sizeof(MihMeta));
+	meta->magic = MIH_MAGIC;
+	meta->version = MIH_VERSION;
+	meta->ntables = old->ntables;
+	meta->flags = old->flags;
+	meta->generation = old->build_id;
+	meta->pending_head = old->pending_head;
+	meta->pending_tail = old->pending_tail;
+	meta->npending = old->npending;
+	meta->sealed_head = InvalidBlockNumber;
+	meta->nulls_head = old->nulls_head;
+	meta->nulls_tail = old->nulls_tail;
+	meta->nruns = old->nrows > 0 ? 1 : 0;
+	meta->runs[0].build_id = old->build_id;
+	meta->runs[0].nrows = old->nrows;
+	for (int j = 0; j < MIH_MAX_TABLES; j++)
+	{
+		bool		used = old->nrows > 0 && j < old->ntables;
+
+		meta->runs[0].table_pages[j] = !used ? 0 : j < 4 ? old->table_pages[j] : old->more_table_pages[j - 4];
+		meta->runs[0].fence_head[j] = !used ? InvalidBlockNumber :
+			j < 4 ? old->fence_head[j] : old->more_fence_head[j - 4];
+	}
+}
+
 /* Refuses a meta page of another layout, or one whose counts cannot be right. */
 void
 mih_validate_meta(Relation index, const MihMeta *meta)
@@ -216,14 +269,30 @@ mih_validate_meta(Relation index, const MihMeta *meta)
 		mih_corrupt(index, MIH_META_BLKNO, "the meta page names %d tables", meta->ntables);
 	if (meta->flags & ~MIH_FLAG_COMPACT)
 		mih_corrupt(index, MIH_META_BLKNO, "the meta page has unknown flags %x", meta->flags);
-	if (meta->nrows > (uint64) meta->table_pages[0] * MIH_ROWS_PER_PAGE)
-		mih_corrupt(index, MIH_META_BLKNO, "the meta page counts %lu rows in %u pages of table 0",
-					(unsigned long) meta->nrows, meta->table_pages[0]);
+	if (meta->nruns > MIH_MAX_RUNS)
+		mih_corrupt(index, MIH_META_BLKNO, "the meta page names %u runs", meta->nruns);
+	for (uint32 r = 0; r < meta->nruns; r++)
+		if (meta->runs[r].nrows > (uint64) meta->runs[r].table_pages[0] * MIH_ROWS_PER_PAGE)
+			mih_corrupt(index, MIH_META_BLKNO, "the meta page counts %lu rows in %u pages of table 0 of run %u",
+						(unsigned long) meta->runs[r].nrows, meta->runs[r].table_pages[0], r);
+}
+
+/* Copies the meta page of a locked buffer (layout 2 read as layout 3) and validates it. */
+void
+mih_copy_meta(Relation index, Page page, MihMeta *meta)
+{
+	const MihMeta *stored = MihPageGetMeta(page);
+
+	if (stored->magic == MIH_MAGIC && stored->version == MIH_VERSION_ONE_RUN)
+		convert_layout2((const MihMetaV2 *) stored, meta);
+	else
+		memcpy(meta, stored, sizeof(MihMeta));
+	mih_validate_meta(index, meta);
 }
 
 /*
  * Copies the meta page and returns its buffer, still pinned: a scan keeps the pin while it reads
- * the tables the copy describes, and a merge waits for such pins before recycling those tables.
+ * the runs the copy describes, and a flush or merge waits for such pins before recycling pages.
  */
 Buffer
 mih_pin_meta(Relation index, MihMeta *meta)
@@ -231,9 +300,18 @@ mih_pin_meta(Relation index, MihMeta *meta)
 	Buffer		buffer = ReadBuffer(index, MIH_META_BLKNO);
 
 	LockBuffer(buffer, BUFFER_LOCK_SHARE);
-	memcpy(meta, MihPageGetMeta(BufferGetPage(buffer)), sizeof(MihMeta));
+	PG_TRY();
+	{
+		mih_copy_meta(index, BufferGetPage(buffer), meta);
+	}
+	PG_CATCH();
+	{
+		LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
+		ReleaseBuffer(buffer);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
 	LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
-	mih_validate_meta(index, meta);
 	return buffer;
 }
 
@@ -242,6 +320,30 @@ mih_read_meta(Relation index, MihMeta *meta)
 {
 	ReleaseBuffer(mih_pin_meta(index, meta));
 }
+
+/*
+ * Starts a change of the meta page: locks it exclusively, registers it with state and returns the
+ * page's MihMeta, a layout 2 page already rewritten as layout 3 (*copy gets the same).
+ */
+MihMeta *
+mih_begin_meta_change(Relation index, Buffer buffer, GenericXLogState *state)
+{
+	Page		page;
+	MihMeta		copy;
+
+	LockBuffer(buffer, BUFFER_LOCK_EXCLUSIVE);
+	page = GenericXLogRegisterBuffer(state, buffer, 0);
+	mih_copy_meta(index, page, &copy);
+	memcpy(MihPageGetMeta(page), &copy, sizeof(MihMeta));
+	return MihPageGetMeta(page);
+}
+
+/* The directories of the runs a backend has read, kept in rd_amcache. */
+typedef struct MihDirCache
+{
+	int			n;
+	MihDirectory *dirs[MIH_MAX_RUNS];
+} MihDirCache;
 
 static void
 free_directory(MihDirectory *dir)
@@ -258,31 +360,33 @@ free_directory(MihDirectory *dir)
 	pfree(dir);
 }
 
-/* The directory of the tables meta describes, read once per build and backend. */
-const MihDirectory *
-mih_directory(Relation index, const MihMeta *meta)
+static bool
+has_run(const MihMeta *meta, uint64 build_id)
 {
-	MihDirectory *dir = (MihDirectory *) index->rd_amcache;
+	for (uint32 r = 0; r < meta->nruns; r++)
+		if (meta->runs[r].build_id == build_id)
+			return true;
+	return false;
+}
 
-	if (dir && dir->build_id == meta->build_id && dir->ntables == meta->ntables)
-		return dir;
-	if (dir)
-	{
-		index->rd_amcache = NULL;
-		free_directory(dir);
-	}
+/* Reads the directory of one run from its fence pages. */
+static MihDirectory *
+read_directory(Relation index, const MihMeta *meta, const MihRun *run)
+{
+	MihDirectory *dir;
+
 	for (int j = 0; j < meta->ntables; j++)
-		if (mih_table_pages(meta, j) >= RelationGetNumberOfBlocks(index))
+		if (run->table_pages[j] >= RelationGetNumberOfBlocks(index))
 			mih_corrupt(index, MIH_META_BLKNO, "table %d has %u pages, more than the index", j,
-						mih_table_pages(meta, j));
+						run->table_pages[j]);
 	dir = MemoryContextAllocZero(index->rd_indexcxt, sizeof(MihDirectory));
-	dir->build_id = meta->build_id;
+	dir->build_id = run->build_id;
 	dir->ntables = meta->ntables;
 	for (int j = 0; j < meta->ntables; j++)
 	{
-		uint32		pages = mih_table_pages(meta, j);
+		uint32		pages = run->table_pages[j];
 		uint32		n = 0;
-		BlockNumber blkno = mih_fence_head(meta, j);
+		BlockNumber blkno = run->fence_head[j];
 		MihWalk		walk;
 
 		dir->pages[j] = pages;
@@ -316,10 +420,42 @@ mih_directory(Relation index, const MihMeta *meta)
 			UnlockReleaseBuffer(buffer);
 		}
 		if (n != pages)
-			mih_corrupt(index, mih_fence_head(meta, j), "the directory lists %u of the %u pages of table %d",
+			mih_corrupt(index, run->fence_head[j], "the directory lists %u of the %u pages of table %d",
 						n, pages, j);
 	}
-	index->rd_amcache = dir;
+	return dir;
+}
+
+/*
+ * The directory of a run of meta, read once per run and backend. Directories of runs meta no
+ * longer has are dropped; those of its runs stay valid while the caller uses meta.
+ */
+const MihDirectory *
+mih_directory(Relation index, const MihMeta *meta, const MihRun *run)
+{
+	MihDirCache *cache = (MihDirCache *) index->rd_amcache;
+	MihDirectory *dir;
+	int			kept = 0;
+
+	if (cache == NULL)
+	{
+		cache = MemoryContextAllocZero(index->rd_indexcxt, sizeof(MihDirCache));
+		index->rd_amcache = cache;
+	}
+	for (int i = 0; i < cache->n; i++)
+		if (cache->dirs[i]->build_id == run->build_id && cache->dirs[i]->ntables == meta->ntables)
+			return cache->dirs[i];
+	for (int i = 0; i < cache->n; i++)
+	{
+		if (has_run(meta, cache->dirs[i]->build_id))
+			cache->dirs[kept++] = cache->dirs[i];
+		else
+			free_directory(cache->dirs[i]);
+	}
+	cache->n = kept;
+	/* Every directory kept is of another run of meta: there is room. */
+	dir = read_directory(index, meta, run);
+	cache->dirs[cache->n++] = dir;
 	return dir;
 }
 

@@ -8,6 +8,8 @@
 
 #include "miscadmin.h"
 
+#include "hamming.h"
+
 #include "mih_blocks.h"
 
 /*
@@ -20,11 +22,13 @@
 #define COST_PAGE		200.0
 
 void
-mih_probe_begin(MihProbe *pr, Relation index, const MihMeta *meta, MihMatchFn match, void *arg)
+mih_probe_begin(MihProbe *pr, Relation index, const MihMeta *meta, const MihRun *run,
+				MihMatchFn match, void *arg)
 {
 	pr->index = index;
 	pr->meta = meta;
-	pr->dir = mih_directory(index, meta);
+	pr->run = run;
+	pr->dir = mih_directory(index, meta, run);
 	pr->table = 0;
 	pr->buffer = InvalidBuffer;
 	mih_walk_start(&pr->walk, index);
@@ -64,7 +68,7 @@ mih_probe_end(MihProbe *pr)
 
 /*
  * Share-locks page p of a table, or returns NULL (and marks the probe stale) if the page is not of
- * the build the meta copy describes. On a primary that cannot happen (a merge waits for the meta
+ * the run the meta copy describes. On a primary that cannot happen (a merge waits for the meta
  * pin the scan holds); a hot standby replays a merge without waiting for scans.
  */
 Page
@@ -94,7 +98,7 @@ mih_probe_visit(MihProbe *pr, int table, uint32 p)
 	LockBuffer(pr->buffer, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(pr->buffer);
 	if (PageIsNew(page) || MihPageGetOpaque(page)->kind != kind ||
-		MihPageGetOpaque(page)->next != MihBuildTag(pr->meta->build_id))
+		MihPageGetOpaque(page)->next != MihBuildTag(pr->run->build_id))
 	{
 		LockBuffer(pr->buffer, BUFFER_LOCK_UNLOCK);
 		pr->stale = true;
@@ -315,7 +319,7 @@ mih_probe_value(MihProbe *pr, uint32 v)
 				break;
 			}
 			/* Most entries of a deep probe are far: skip them before the callback. */
-			if (__builtin_popcountll(h ^ pr->query) <= pr->within)
+			if (sh_hamming(h, pr->query) <= pr->within)
 				pr->match(pr, page, i, h);
 		}
 		LockBuffer(pr->buffer, BUFFER_LOCK_UNLOCK);
@@ -360,26 +364,32 @@ mih_block_values(uint32 value, int len, int r, bool exactly, uint32 *out)
 	return n;
 }
 
-/* The cost of probing table j through the given level (-1: not at all), in entry comparisons. */
+/*
+ * The cost of probing table j of a run through the given level (-1: not at all), in entry
+ * comparisons.
+ */
 double
-mih_level_cost(const MihMeta *meta, int j, int level)
+mih_level_cost(const MihMeta *meta, const MihRun *run, int j, int level)
 {
-	return sh_mih_level_cost(sh_mih_block_len(meta->ntables, j), level, COST_PROBE, (double) meta->nrows);
+	return sh_mih_level_cost(sh_mih_block_len(meta->ntables, j), level, COST_PROBE, (double) run->nrows);
 }
 
-/* The cost of a pass: every row of table 0 and the pending chain, table 0's pages in order. */
+/* The cost of a pass over a run: every row of table 0, its pages in order. */
 double
-mih_pass_cost(const MihMeta *meta)
+mih_pass_cost(const MihRun *run)
 {
-	return (double) (meta->nrows + meta->npending) + COST_PAGE * meta->table_pages[0];
+	return (double) run->nrows + COST_PAGE * run->table_pages[0];
 }
 
-/* The cheapest levels that find every row within radius bits (sh_mih_radius_levels); their cost. */
+/*
+ * The cheapest levels that find every row of a run within radius bits (sh_mih_radius_levels);
+ * their cost.
+ */
 double
-mih_radius_levels(const MihMeta *meta, int radius, int *levels)
+mih_radius_levels(const MihMeta *meta, const MihRun *run, int radius, int *levels)
 {
 	Assert(radius >= 0 && radius < 64);
-	return sh_mih_radius_levels(meta->ntables, radius, COST_PROBE, (double) meta->nrows, levels);
+	return sh_mih_radius_levels(meta->ntables, radius, COST_PROBE, (double) run->nrows, levels);
 }
 
 /*
@@ -389,7 +399,7 @@ mih_radius_levels(const MihMeta *meta, int radius, int *levels)
 bool
 mih_probe_read_table0(MihProbe *pr, MihRowsFn fn, void *arg)
 {
-	for (uint32 p = 0; pr->meta->nrows > 0 && p < pr->meta->table_pages[0]; p++)
+	for (uint32 p = 0; pr->run->nrows > 0 && p < pr->run->table_pages[0]; p++)
 	{
 		Page		page;
 
@@ -412,9 +422,9 @@ mih_probe_ordinal_tid(MihProbe *pr, uint32 ord, ItemPointerData *tid)
 {
 	Page		page;
 
-	if (ord >= pr->meta->nrows)
+	if (ord >= pr->run->nrows)
 		mih_corrupt(pr->index, MIH_META_BLKNO, "a table refers to row %u of table 0, which has %lu rows",
-					ord, (unsigned long) pr->meta->nrows);
+					ord, (unsigned long) pr->run->nrows);
 	page = mih_probe_visit(pr, 0, ord / MIH_ROWS_PER_PAGE);
 	if (page == NULL)
 		return false;

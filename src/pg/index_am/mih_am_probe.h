@@ -1,6 +1,6 @@
 /*
- * Probing the sorted tables of a simhash_mih index: visiting every entry of table j whose block j
- * has a given value. Shared by the radius scan (mih_am_scan.c) and the nearest-neighbour scan
+ * Probing the sorted tables of a run of a simhash_mih index: visiting every entry of table j whose
+ * block j has a given value. Shared by the radius scan (mih_am_scan.c) and the nearest-neighbour scan
  * (mih_am_knn.c), which differ only in what they do with an entry (the match callback).
  */
 #ifndef SIMHASH_MIH_AM_PROBE_H
@@ -20,13 +20,14 @@ struct MihProbe
 {
 	Relation	index;
 	const MihMeta *meta;
+	const MihRun *run;			/* the run probed, one of meta's */
 	const MihDirectory *dir;
 	int			table;			/* the table probed (mih_probe_table) */
 	int			shift;
 	uint32		mask;
 	Buffer		buffer;			/* the last page visited stays pinned */
 	MihWalk		walk;			/* checks the blocks the directory names */
-	bool		stale;			/* a page was not of the build the meta copy describes */
+	bool		stale;			/* a page was not of the run the meta copy describes */
 	MihMatchFn	match;
 	MihKeyFn	key_match;		/* for key tables; NULL: the caller never probes them */
 	void	   *arg;			/* the caller's state */
@@ -37,17 +38,17 @@ struct MihProbe
 /* Called with each page of a chain (pending or NULL rows), share-locked. */
 typedef void (*MihRowsFn) (void *arg, Page page, uint16 kind);
 
-extern void mih_probe_begin(MihProbe *pr, Relation index, const MihMeta *meta, MihMatchFn match,
-							void *arg);
+extern void mih_probe_begin(MihProbe *pr, Relation index, const MihMeta *meta, const MihRun *run,
+							MihMatchFn match, void *arg);
 extern bool mih_is_key_table(const MihMeta *meta, int j);
 extern void mih_probe_table(MihProbe *pr, int j);
 extern void mih_probe_value(MihProbe *pr, uint32 v);
 extern Page mih_probe_visit(MihProbe *pr, int table, uint32 p);
 extern void mih_probe_end(MihProbe *pr);
 extern int	mih_block_values(uint32 value, int len, int r, bool exactly, uint32 *out);
-extern double mih_level_cost(const MihMeta *meta, int j, int level);
-extern double mih_pass_cost(const MihMeta *meta);
-extern double mih_radius_levels(const MihMeta *meta, int radius, int *levels);
+extern double mih_level_cost(const MihMeta *meta, const MihRun *run, int j, int level);
+extern double mih_pass_cost(const MihRun *run);
+extern double mih_radius_levels(const MihMeta *meta, const MihRun *run, int radius, int *levels);
 extern bool mih_probe_read_table0(MihProbe *pr, MihRowsFn fn, void *arg);
 extern bool mih_probe_ordinal_tid(MihProbe *pr, uint32 ord, ItemPointerData *tid);
 extern bool mih_read_chain(Relation index, BlockNumber head, uint16 kind, MihRowsFn fn, void *arg);

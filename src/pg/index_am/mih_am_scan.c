@@ -1,6 +1,6 @@
 /*
  * Scanning a simhash_mih index: sh <@ hamming_ball(q, k). The first call computes every answer
- * (probing the sorted tables, then reading the pending pages) and compares full hashes inside the
+ * (probing the sorted tables of each run, then reading the sealed and pending pages) and compares full hashes inside the
  * index, so the tids returned are exactly the rows within k (no recheck); later calls hand them
  * out. Dead rows that VACUUM has not yet removed are filtered by the heap's visibility check.
  * A scan with no key (the planner builds one for count(*) over wide rows) returns every row,
@@ -19,6 +19,7 @@
 #include "pgstat.h"
 #include "utils/memutils.h"
 
+#include "hamming.h"
 #include "hamming_ball.h"
 #include "mih_blocks.h"
 
@@ -81,7 +82,7 @@ found_before(const MihProbe *pr, const MihRadiusProbe *rp, int table, uint64 h)
 	int			m = pr->meta->ntables;
 
 	for (int t = 0; t < table; t++)
-		if (__builtin_popcount(sh_mih_block_value(h, m, t) ^ sh_mih_block_value(rp->center, m, t)) <=
+		if (sh_popcount64(sh_mih_block_value(h, m, t) ^ sh_mih_block_value(rp->center, m, t)) <=
 			rp->levels[t])
 			return true;
 	return false;
@@ -124,10 +125,10 @@ note_key(MihProbe *pr, uint32 value, uint32 key)
 	int			j = pr->table;
 	uint32		block0 = mih_key_block0(key, m);
 
-	if (__builtin_popcount(value ^ sh_mih_block_value(rp->center, m, j)) +
-		__builtin_popcount(key ^ rp->center_keys[j]) > rp->radius)
+	if (sh_popcount64(value ^ sh_mih_block_value(rp->center, m, j)) +
+		sh_popcount64(key ^ rp->center_keys[j]) > rp->radius)
 		return;
-	if (__builtin_popcount(block0 ^ sh_mih_block_value(rp->center, m, 0)) <= rp->levels[0])
+	if (sh_popcount64(block0 ^ sh_mih_block_value(rp->center, m, 0)) <= rp->levels[0])
 		return;
 	if (rp->nkeys == rp->keys_cap)
 	{
@@ -210,9 +211,9 @@ resolve_ordinals(MihProbe *pr, MihRadiusProbe *rp)
 	}
 }
 
-/* Returns false if the tables changed under the scan (see mih_probe_visit). */
+/* Probes the tables of one run. Returns false if they changed under the scan (mih_probe_visit). */
 static bool
-probe_tables(MihScanState *so, Relation index, const MihMeta *meta)
+probe_tables(MihScanState *so, Relation index, const MihMeta *meta, const MihRun *run)
 {
 	int			m = meta->ntables;
 	/* Without a key every row is an answer: table 0 is read whole. */
@@ -223,10 +224,11 @@ probe_tables(MihScanState *so, Relation index, const MihMeta *meta)
 	rp.so = so;
 	rp.center = so->nballs > 0 ? so->centers[so->probe] : 0;
 	rp.radius = radius;
-	mih_probe_begin(&pr, index, meta, note_match, &rp);
+	mih_probe_begin(&pr, index, meta, run, note_match, &rp);
 	pr.key_match = note_key;
 
-	if (radius >= 64 || mih_radius_levels(meta, radius, rp.levels) > mih_pass_cost(meta))
+	/* A small run (or a wide radius) is cheaper to read whole. */
+	if (radius >= 64 || mih_radius_levels(meta, run, radius, rp.levels) > mih_pass_cost(run))
 		mih_probe_read_table0(&pr, scan_rows_page, so);
 	else
 	{
@@ -286,7 +288,11 @@ compute(IndexScanDesc scan)
 		so->ntids = 0;
 		/* The pin on the meta page keeps a merge from recycling the pages this copy describes. */
 		meta_buf = mih_pin_meta(scan->indexRelation, &meta);
-		complete = (meta.nrows == 0 || probe_tables(so, scan->indexRelation, &meta)) &&
+		complete = true;
+		for (uint32 r = 0; r < meta.nruns && complete; r++)
+			complete = probe_tables(so, scan->indexRelation, &meta, &meta.runs[r]);
+		complete = complete &&
+			mih_read_chain(scan->indexRelation, meta.sealed_head, MIH_PAGE_PENDING, scan_rows_page, so) &&
 			mih_read_chain(scan->indexRelation, meta.pending_head, MIH_PAGE_PENDING, scan_rows_page, so) &&
 			(so->nballs > 0 ||
 			 mih_read_chain(scan->indexRelation, meta.nulls_head, MIH_PAGE_NULLS, scan_rows_page, so));

@@ -9,6 +9,8 @@
 
 #include "access/relscan.h"
 
+#include "hamming.h"
+
 typedef struct MihKnnState MihKnnState;
 
 typedef struct MihScanState
@@ -39,7 +41,7 @@ static inline bool
 mih_all_keys_hold(const MihScanState *so, uint64 h)
 {
 	for (int i = 0; i < so->nballs; i++)
-		if (__builtin_popcountll(h ^ so->centers[i]) > so->radii[i])
+		if (sh_hamming(h, so->centers[i]) > so->radii[i])
 			return false;
 	return true;
 }

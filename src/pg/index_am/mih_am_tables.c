@@ -7,7 +7,9 @@
 #include "mih_am.h"
 #include "mih_am_keys.h"
 
+#include "commands/progress.h"
 #include "miscadmin.h"
+#include "utils/backend_progress.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
@@ -198,12 +200,13 @@ write_fences(Relation index, uint32 pages, const uint32 *dir_values, const Block
 }
 
 /*
- * Writes m tables of the n rows (hashes[i], tids[i]) and fills in meta's table fields and flags.
- * Reorders the rows by block 0 in place: a row's position is then its ordinal in table 0.
+ * Writes a run: m tables (key tables if compact) of the n rows (hashes[i], tids[i]). Reorders the
+ * rows by block 0 in place: a row's position is then its ordinal in table 0. With progress (CREATE
+ * INDEX), the rows written so far, table by table, go to pg_stat_progress_create_index.
  */
 void
 mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, int m, bool compact,
-				 MihMeta *meta)
+				 bool progress, MihRun *run)
 {
 	MihRef	   *refs = palloc_extended(Max(n, 1) * sizeof(MihRef), MCXT_ALLOC_HUGE);
 	/*
@@ -233,18 +236,23 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 	pfree(sorted_hashes);
 	pfree(sorted_tids);
 
-	meta->ntables = m;
-	meta->flags = compact ? MIH_FLAG_COMPACT : 0;
-	meta->nrows = n;
-	meta->build_id = (uint64) GetCurrentTimestamp() ^ ((uint64) MyProcPid << 44);
+	if (progress)
+		pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_TOTAL, (int64) n * m);
+	memset(run, 0, sizeof(MihRun));
+	run->nrows = n;
+	/* Unique among runs: a scan tells a recycled page by its tag. */
+	run->build_id = (uint64) GetCurrentTimestamp() ^ ((uint64) MyProcPid << 44);
 	for (int j = 0; j < m; j++)
 	{
 		uint32		pages;
 
 		if (j > 0 && compact)
 		{
-			pages = write_key_table(index, m, j, meta->build_id, hashes, n, dir_values, dir_blocks, dir_cap);
-			mih_set_table(meta, j, pages, write_fences(index, pages, dir_values, dir_blocks));
+			pages = write_key_table(index, m, j, run->build_id, hashes, n, dir_values, dir_blocks, dir_cap);
+			run->table_pages[j] = pages;
+			run->fence_head[j] = write_fences(index, pages, dir_values, dir_blocks);
+			if (progress)
+				pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, (int64) n * (j + 1));
 			continue;
 		}
 		if (j > 0)
@@ -256,11 +264,14 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 			}
 			mih_sort_refs(refs, n);
 		}
-		pages = write_table(index, m, j, meta->build_id, hashes, tids, n, refs, dir_values, dir_blocks);
-		mih_set_table(meta, j, pages, write_fences(index, pages, dir_values, dir_blocks));
+		pages = write_table(index, m, j, run->build_id, hashes, tids, n, refs, dir_values, dir_blocks);
+		run->table_pages[j] = pages;
+		run->fence_head[j] = write_fences(index, pages, dir_values, dir_blocks);
+		if (progress)
+			pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, (int64) n * (j + 1));
 	}
 	for (int j = m; j < MIH_MAX_TABLES; j++)
-		mih_set_table(meta, j, 0, InvalidBlockNumber);
+		run->fence_head[j] = InvalidBlockNumber;
 	pfree(refs);
 	pfree(dir_values);
 	pfree(dir_blocks);

@@ -1,8 +1,7 @@
 /*
- * VACUUM of a simhash_mih index. Dead rows lose their tid in table 0 (tables 1..m-1 reach rows
- * only through table 0, so they need no change) and leave the pending and NULL pages, which are
- * compacted.
- * Then, if the pending pages have grown large, they are merged into new sorted tables.
+ * VACUUM of a simhash_mih index. Dead rows lose their tid in table 0 of their run (tables 1..m-1
+ * reach rows only through table 0, so they need no change) and leave the pending, sealed and NULL
+ * pages, which are compacted. Then the pending rows become a run and due merges are done.
  */
 #include "mih_am.h"
 
@@ -25,7 +24,7 @@ vacuum_page(MihWalk *walk, BlockNumber blkno, uint16 kind, IndexBulkDeleteCallba
 	int			live = 0,
 				removed = 0;
 
-	/* One VACUUM at a time, and only it merges: a page of another kind is damage. */
+	/* Flushes and merges wait for VACUUM's locks: a page of another kind is damage. */
 	buffer = mih_read_kind(walk, blkno, kind, compact, BUFFER_LOCK_EXCLUSIVE);
 	state = GenericXLogStart(index);
 	page = GenericXLogRegisterBuffer(state, buffer, 0);
@@ -65,46 +64,62 @@ vacuum_page(MihWalk *walk, BlockNumber blkno, uint16 kind, IndexBulkDeleteCallba
 	return live;
 }
 
+/* Cleans a chain of (hash, tid) pages of the given kind. */
+static void
+vacuum_chain(Relation index, BlockNumber head, uint16 kind, IndexBulkDeleteCallback callback,
+			 void *callback_state, IndexBulkDeleteResult *stats)
+{
+	MihWalk		walk;
+	BlockNumber next;
+
+	mih_walk_start(&walk, index);
+	for (BlockNumber blkno = head; blkno != InvalidBlockNumber; blkno = next)
+	{
+		sh_vacuum_delay_point();
+		stats->num_index_tuples += vacuum_page(&walk, blkno, kind, callback, callback_state, stats, &next);
+	}
+}
+
+/*
+ * Cleans the pending and sealed rows under LOCK_PENDING, then the runs under LOCK_RUNS (see
+ * mih_am_merge.c): no flush or merge copies a row while it is being removed, and every row is
+ * cleaned once, before it can move into a run or after.
+ */
 static void
 vacuum_all(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 		   IndexBulkDeleteCallback callback, void *callback_state)
 {
 	Relation	index = info->index;
 	MihMeta		meta;
-	const MihDirectory *dir;
-	BlockNumber blkno,
-				next;
 	MihWalk		walk;
+	BlockNumber next;
 
-	/* Only VACUUM merges, and one VACUUM at a time: the tables stay as the meta copy says. */
-	mih_read_meta(index, &meta);
-	dir = mih_directory(index, &meta);
 	stats->num_index_tuples = 0;
-	mih_walk_start(&walk, index);
-	for (uint32 p = 0; p < dir->pages[0]; p++)
-	{
-		sh_vacuum_delay_point();
-		stats->num_index_tuples += vacuum_page(&walk, dir->blocks[0][p], MIH_PAGE_TABLE0,
-											   callback, callback_state, stats, &next);
-	}
-	for (blkno = meta.pending_head; blkno != InvalidBlockNumber; blkno = next)
-	{
-		sh_vacuum_delay_point();
-		stats->num_index_tuples += vacuum_page(&walk, blkno, MIH_PAGE_PENDING, callback, callback_state, stats, &next);
-	}
-	mih_walk_start(&walk, index);
-	for (blkno = meta.nulls_head; blkno != InvalidBlockNumber; blkno = next)
-	{
-		sh_vacuum_delay_point();
-		stats->num_index_tuples += vacuum_page(&walk, blkno, MIH_PAGE_NULLS, callback, callback_state, stats, &next);
-	}
-	stats->num_pages = RelationGetNumberOfBlocks(index);
-}
+	mih_lock_pending(index);
+	mih_read_meta(index, &meta);
+	vacuum_chain(index, meta.sealed_head, MIH_PAGE_PENDING, callback, callback_state, stats);
+	vacuum_chain(index, meta.pending_head, MIH_PAGE_PENDING, callback, callback_state, stats);
+	mih_unlock_pending(index);
 
-static bool
-nothing_dead(ItemPointer tid, void *state)
-{
-	return false;
+	mih_lock_runs(index);
+	mih_read_meta(index, &meta);
+	for (uint32 r = 0; r < meta.nruns; r++)
+	{
+		const MihDirectory *dir = mih_directory(index, &meta, &meta.runs[r]);
+
+		mih_walk_start(&walk, index);
+		for (uint32 p = 0; p < dir->pages[0]; p++)
+		{
+			sh_vacuum_delay_point();
+			stats->num_index_tuples += vacuum_page(&walk, dir->blocks[0][p], MIH_PAGE_TABLE0,
+												   callback, callback_state, stats, &next);
+		}
+	}
+	mih_unlock_runs(index);
+
+	/* Inserts append to the NULL chain under the meta page's lock; nothing else moves it. */
+	vacuum_chain(index, meta.nulls_head, MIH_PAGE_NULLS, callback, callback_state, stats);
+	stats->num_pages = RelationGetNumberOfBlocks(index);
 }
 
 IndexBulkDeleteResult *
@@ -117,17 +132,27 @@ mih_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 	return stats;
 }
 
+/*
+ * After VACUUM's cleaning (or in its place, when nothing was dead): the pending rows are written
+ * as a run and the merges the size tiers call for are done, whatever the writers do meanwhile.
+ */
 IndexBulkDeleteResult *
 mih_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 {
+	MihMeta		meta;
+
 	if (info->analyze_only)
 		return stats;
-	if (mih_merge_pending(info->index) || stats == NULL)
+	mih_flush(info->index, true, 1);
+	mih_merge(info->index, MIH_MERGE_DUE);
+	if (stats == NULL)
 	{
-		/* Count the live entries for the planner (also after a merge changed the layout). */
-		if (stats == NULL)
-			stats = palloc0(sizeof(IndexBulkDeleteResult));
-		vacuum_all(info, stats, nothing_dead, NULL);
+		/* Nothing was cleaned: the planner gets the counts of the meta page (dead rows too). */
+		stats = palloc0(sizeof(IndexBulkDeleteResult));
+		mih_read_meta(info->index, &meta);
+		stats->num_index_tuples = (double) (mih_sorted_rows(&meta) + meta.npending + meta.nsealed);
+		stats->estimated_count = true;
+		stats->num_pages = RelationGetNumberOfBlocks(info->index);
 	}
 	return stats;
 }

@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# Ingestion benchmark: a simhash_mih index while a crawler writes. Loads N rows of the workload
+# (bench/gen/workload.cpp), measures W pgbench writers inserting random hashes for T seconds with no
+# simhash index (the baseline insert rate), builds the index, times the fresh index's queries, then
+# runs the same writers for T seconds while sampling every S seconds radius k = 3/5/8 and KNN-10
+# p50/p99 over NQ queries and the index's state; at the end REINDEXes the same rows and times the
+# fresh index again: query ratios and size against it, insert rate and p99 insert latency against
+# the baseline, write amplification (rows written into runs / rows inserted).
+#
+#   bench/ingest.sh N W T S          e.g. bench/ingest.sh 1000000 2 180 30
+#
+# Environment: RATE (inserts/s for all writers together; unset: as fast as they can), NQ=200,
+# SEED=42, INDEX_WITH (e.g. "WITH (pending_limit = 1024)"), BASELINE_S (seconds of the no-index run,
+# default min(T, 60)). Starts its own throwaway server (scripts/pgtmp.sh) with the extension the
+# pg_config on PATH installed, synchronous_commit = off for the writers, autovacuum on (default).
+# Works with builds before simhash_mih had runs (1.2): the state then comes from simhash_mih_check.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+N=${1:?usage: bench/ingest.sh N W T S}
+W=${2:-2}
+T=${3:-180}
+S=${4:-30}
+NQ=${NQ:-200}
+SEED=${SEED:-42}
+BASELINE_S=${BASELINE_S:-$((T < 60 ? T : 60))}
+INDEX_WITH=${INDEX_WITH:-}
+
+work=$(mktemp -d)
+chmod 755 "$work"
+cleanup() {
+    [ -n "${writers:-}" ] && kill "$writers" 2>/dev/null || true
+    [ -n "${own_server:-}" ] && "$here/../scripts/pgtmp.sh" stop "$own_server"
+    rm -rf "$work"
+}
+trap cleanup EXIT
+g++ -O2 -std=c++17 -mpopcnt -pthread -o "$work/workload" "$here/gen/workload.cpp"
+eval "$("$here/../scripts/pgtmp.sh" start)"
+own_server=$SIMHASH_PGDIR
+
+sql() { PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -At "$@"; }
+log() { echo "[$(date +%T)] $*" >&2; }
+
+sql -c "CREATE EXTENSION simhash" -c "CREATE EXTENSION pg_prewarm" \
+    -c "CREATE TABLE crawl (id bigserial PRIMARY KEY, sh simhash)" \
+    -c "CREATE TABLE queries (qid int, h simhash)" \
+    -c "CREATE TABLE samples (at_s int, query_set text, p50_ms float8, p99_ms float8)"
+log "loading N=$N rows and $NQ queries (seed $SEED)"
+sql -c "CREATE TABLE staging (id bigint, h bigint)"
+"$work/workload" rows "$N" "$SEED" | sql -c "COPY staging FROM STDIN"
+sql -c "INSERT INTO crawl SELECT id, h::simhash FROM staging ORDER BY id" -c "TRUNCATE staging"
+"$work/workload" queries "$N" "$SEED" "$NQ" | cut -f1,2 | sql -c "COPY staging FROM STDIN"
+sql -c "INSERT INTO queries SELECT id, h::simhash FROM staging" -c "DROP TABLE staging"
+sql -c "SELECT setval('crawl_id_seq', $N)" -c "VACUUM ANALYZE crawl" -c "CHECKPOINT" >/dev/null
+
+# p50/p99 of one query set over every query, in the server (clock_timestamp around EXECUTE).
+sql <<'EOF'
+CREATE FUNCTION time_set(p_sql text, p_k int, OUT p50_ms float8, OUT p99_ms float8) LANGUAGE plpgsql AS $$
+DECLARE q record; t0 timestamptz; ms float8[] := '{}'; ids bigint[];
+BEGIN
+    FOR q IN SELECT h FROM queries ORDER BY qid LOOP
+        t0 := clock_timestamp();
+        EXECUTE 'SELECT array_agg(id) FROM (' || p_sql || ') s' INTO ids USING q.h, p_k;
+        ms := ms || extract(epoch FROM clock_timestamp() - t0) * 1000;
+    END LOOP;
+    SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x), percentile_cont(0.99) WITHIN GROUP (ORDER BY x)
+    INTO p50_ms, p99_ms FROM unnest(ms) x;
+END $$;
+CREATE FUNCTION sample(p_at int) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO samples SELECT p_at, 'radius_' || k, t.* FROM unnest(ARRAY[3, 5, 8]) k,
+        time_set('SELECT id FROM crawl WHERE hamming(sh, $1) <= ' || k, k) t;
+    INSERT INTO samples SELECT p_at, 'knn_10', t.* FROM time_set('SELECT id FROM crawl ORDER BY sh <-> $1 LIMIT 10', 10) t;
+END $$;
+-- Pending (unsorted) rows, runs and rows written into runs so far.
+CREATE FUNCTION index_state(OUT pending bigint, OUT runs int, OUT inserted bigint, OUT written bigint)
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF to_regproc('simhash_mih_state') IS NOT NULL THEN
+        EXECUTE 'SELECT pending_rows + sealed_rows, runs, inserted_rows, written_rows FROM simhash_mih_state(''crawl_mih'')'
+        INTO pending, runs, inserted, written;
+    ELSE
+        SELECT pending_rows, 1, NULL, NULL INTO pending, runs, inserted, written FROM simhash_mih_check('crawl_mih');
+    END IF;
+END $$;
+EOF
+
+# A random hash a row, as a crawler's new pages are.
+cat >"$work/insert.sql" <<'EOF'
+\set r random(1, 1000000000000)
+INSERT INTO crawl (sh) VALUES (('x' || substr(md5(:r || '/' || :client_id), 1, 16))::bit(64)::simhash);
+EOF
+rate_opt=()
+[ -n "${RATE:-}" ] && rate_opt=(--rate="$RATE")
+# Runs the writers for $1 seconds in the background, logging 5% of the transactions' latencies.
+run_writers() {
+    PGOPTIONS="-c synchronous_commit=off" pgbench --no-vacuum --client="$W" --jobs="$W" --time="$1" \
+        "${rate_opt[@]}" --log --sampling-rate=0.05 --log-prefix="$work/$2" -f "$work/insert.sql" \
+        >"$work/$2.out" 2>&1 &
+    writers=$!
+}
+tps_of() { sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$work/$1.out" | tail -n1; }
+p99_of() { cat "$work/$1".* 2>/dev/null | awk '{print $3}' | sort -n | awk '{a[NR]=$1} END {if (NR) printf "%.2f", a[int(NR*0.99)]/1000; else print "-"}'; }
+
+log "writers without a simhash index: $W for $BASELINE_S s"
+run_writers "$BASELINE_S" noindex
+wait "$writers"; writers=
+base_tps=$(tps_of noindex)
+sql -c "DELETE FROM crawl WHERE id > $N" -c "VACUUM crawl" -c "CHECKPOINT" >/dev/null
+
+log "building the index"
+t0=$(date +%s.%N)
+sql -c "CREATE INDEX crawl_mih ON crawl USING simhash_mih (sh) $INDEX_WITH" -c "ANALYZE crawl"
+build_s=$(echo "$(date +%s.%N) - $t0" | bc)
+sql -c "SELECT pg_prewarm('crawl_mih'), pg_prewarm('crawl')" >/dev/null
+sql -c "SELECT sample(0)" >/dev/null
+size0=$(sql -c "SELECT pg_relation_size('crawl_mih')")
+
+log "writers with the index: $W for $T s, sampling every $S s"
+run_writers "$T" indexed
+start=$(date +%s)
+echo
+echo "| s | rows | pending | runs | radius 3 p50 | radius 5 p50 | radius 8 p50 | KNN-10 p50 | KNN-10 p99 |"
+echo "|---|---|---|---|---|---|---|---|---|"
+line() {
+    sql -c "SELECT format('| %s | %s | %s | %s | %s | %s | %s | %s | %s |', $1, (SELECT count(*) FROM crawl), st.pending, st.runs,
+        round(r3.p50_ms::numeric, 3), round(r5.p50_ms::numeric, 3), round(r8.p50_ms::numeric, 3),
+        round(kn.p50_ms::numeric, 3), round(kn.p99_ms::numeric, 3))
+        FROM index_state() st,
+        (SELECT * FROM samples WHERE at_s = $1 AND query_set = 'radius_3') r3,
+        (SELECT * FROM samples WHERE at_s = $1 AND query_set = 'radius_5') r5,
+        (SELECT * FROM samples WHERE at_s = $1 AND query_set = 'radius_8') r8,
+        (SELECT * FROM samples WHERE at_s = $1 AND query_set = 'knn_10') kn"
+}
+line 0
+while kill -0 "$writers" 2>/dev/null; do
+    sleep "$S"
+    kill -0 "$writers" 2>/dev/null || break
+    at=$(( $(date +%s) - start ))
+    sql -c "SELECT sample($at)" >/dev/null
+    line "$at"
+done
+wait "$writers"; writers=
+idx_tps=$(tps_of indexed)
+at=$(( $(date +%s) - start ))
+sql -c "SELECT sample($at)" >/dev/null
+line "$at"
+state=$(sql -F' ' -c "SELECT inserted, written FROM index_state()")
+size1=$(sql -c "SELECT pg_relation_size('crawl_mih')")
+last=$at
+
+log "REINDEX of the same rows"
+sql -c "REINDEX INDEX crawl_mih" -c "SELECT pg_prewarm('crawl_mih')" >/dev/null
+sql -c "SELECT sample(-1)" >/dev/null
+size2=$(sql -c "SELECT pg_relation_size('crawl_mih')")
+
+echo
+echo "N = $N, $W writers ${RATE:+at $RATE inserts/s }for $T s, $NQ queries a set; $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n1)"
+echo "build of the N rows: $(printf '%.1f' "$build_s") s, $((size0 / 1048576)) MB"
+echo "inserts/s: $base_tps without the index, $idx_tps with it ($(echo "scale=2; $idx_tps / $base_tps" | bc)x); p99 insert latency ms: $(p99_of noindex) without, $(p99_of indexed) with"
+read -r inserted written <<<"$state"
+[ -n "$inserted" ] && [ "$inserted" != 0 ] &&
+    echo "write amplification (rows written into runs / rows inserted): $written / $inserted = $(echo "scale=2; $written / $inserted" | bc)"
+echo "index size at the end: $((size1 / 1048576)) MB; after REINDEX of the same rows: $((size2 / 1048576)) MB ($(echo "scale=2; $size1 / $size2" | bc)x)"
+echo
+echo "| query set | p50 ms fresh (start) | p50 ms at the end | p50 ms after REINDEX | end / REINDEX |"
+echo "|---|---|---|---|---|"
+sql -c "SELECT format('| %s | %s | %s | %s | %sx |', a.query_set, round(a.p50_ms::numeric, 3), round(e.p50_ms::numeric, 3),
+               round(r.p50_ms::numeric, 3), round((e.p50_ms / nullif(r.p50_ms, 0))::numeric, 2))
+        FROM samples a JOIN samples e USING (query_set) JOIN samples r USING (query_set)
+        WHERE a.at_s = 0 AND e.at_s = $last AND r.at_s = -1 ORDER BY 1"
+echo
+echo "worst sample p50 / REINDEX p50 while writing:"
+sql -c "SELECT format('%s: %sx (at %s s)', s.query_set, round((s.p50_ms / r.p50_ms)::numeric, 2), s.at_s)
+        FROM (SELECT DISTINCT ON (query_set) * FROM samples WHERE at_s > 0 ORDER BY query_set, p50_ms DESC) s
+        JOIN samples r ON r.query_set = s.query_set AND r.at_s = -1 ORDER BY 1"

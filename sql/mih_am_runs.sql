@@ -1,0 +1,157 @@
+-- Runs of a simhash_mih index: with a small pending_limit, inserts in many statements make many
+-- sorted runs (each insert that fills the pending list writes it as a run, size tiers merge them);
+-- radius and nearest-neighbour answers through the index equal a sequential scan's with many runs,
+-- pending rows, deletes and VACUUM between merges, after a forced merge, for the compact layout
+-- and for 2 and 6 blocks. Exact duplicates in different runs tie.
+SET jit = off;
+-- Autovacuum off: a VACUUM writes the pending rows as a run, so it would change the state shown.
+CREATE TABLE rt (id int, sh simhash) WITH (autovacuum_enabled = off);
+CREATE INDEX rt_mih ON rt USING simhash_mih (sh) WITH (pending_limit = 64);
+-- 64 kB: 8 pages of pending rows.
+SELECT pending_limit_rows FROM simhash_mih_state('rt_mih');
+-- 36 statements of 1,000 rows: random hashes, a cluster around one base, a duplicate and a NULL
+-- in each.
+DO $$
+BEGIN
+    FOR b IN 0..35 LOOP
+        INSERT INTO rt SELECT b * 1000 + i, ('x' || substr(md5(b || '/' || i), 1, 16))::bit(64)::simhash
+        FROM generate_series(1, 995) i;
+        INSERT INTO rt SELECT b * 1000 + 995 + m,
+            'f0f0f0f0f0f0f0f0'::simhash # ((1::bigint << ((b * 5 + m) % 64)) | (1::bigint << ((b + m * 11) % 64)))::simhash
+        FROM generate_series(0, 2) m;
+        INSERT INTO rt VALUES (b * 1000 + 998, '0123456789abcdef'), (b * 1000 + 999, NULL);
+    END LOOP;
+END $$;
+ANALYZE rt;
+-- Several runs, the pending rows below twice the limit, and every run sound.
+SELECT runs > 2 AS several_runs, pending_rows < 2 * pending_limit_rows AS bounded,
+       sorted_rows + pending_rows = 35964 AS all_rows, written_rows > inserted_rows - pending_rows AS rewritten
+FROM simhash_mih_state('rt_mih');
+SELECT sum(rows) = (SELECT sorted_rows FROM simhash_mih_state('rt_mih')) AS runs_add_up,
+       max(tier) >= 1 AS merged_tiers
+FROM simhash_mih_runs('rt_mih');
+SELECT blocks, sorted_rows, live_sorted_rows, pending_rows FROM simhash_mih_check('rt_mih');
+
+CREATE TABLE rq AS
+SELECT row_number() OVER () AS qid, q FROM (
+    SELECT sh AS q FROM rt WHERE id % 1777 = 0 AND sh IS NOT NULL
+    UNION ALL SELECT 'f0f0f0f0f0f0f0f0'::simhash
+    UNION ALL SELECT '0123456789abcdee'::simhash
+    UNION ALL SELECT ('x' || substr(md5('q' || i), 1, 16))::bit(64)::simhash FROM generate_series(1, 5) i) s;
+
+-- Radius: queries whose answer through the index (index scan, then bitmap scan) differs from a
+-- sequential scan's.
+CREATE FUNCTION runs_radius_mismatches(k int) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE n bigint := 0; q_ simhash; a int[]; b int[]; c int[];
+BEGIN
+    FOR q_ IN SELECT q FROM rq LOOP
+        SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off;
+        SELECT array_agg(id ORDER BY id) INTO a FROM rt WHERE hamming(sh, q_) <= k;
+        SET LOCAL enable_bitmapscan = on; SET LOCAL enable_indexscan = off;
+        SELECT array_agg(id ORDER BY id) INTO c FROM rt WHERE hamming(sh, q_) <= k;
+        SET LOCAL enable_seqscan = on; SET LOCAL enable_bitmapscan = off;
+        SELECT array_agg(id ORDER BY id) INTO b FROM rt WHERE hamming(sh, q_) <= k;
+        RESET enable_seqscan; RESET enable_indexscan; RESET enable_bitmapscan;
+        IF a IS DISTINCT FROM b OR c IS DISTINCT FROM b THEN n := n + 1; END IF;
+    END LOOP;
+    RETURN n;
+END $$;
+-- Nearest neighbours: the distances in the index scan's order against a sort's (LIMIT NULL: every
+-- row, NULLs last), and for the whole table the same rows, none twice.
+CREATE FUNCTION runs_knn_mismatches(lim int) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE n bigint := 0; q_ simhash; a int[]; b int[]; ai int[]; bi int[];
+BEGIN
+    FOR q_ IN SELECT q FROM rq WHERE lim IS NOT NULL OR qid % 3 = 0 LOOP
+        SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_sort = off;
+        SELECT array_agg(d), array_agg(id ORDER BY id) INTO a, ai FROM
+            (SELECT id, (sh <-> q_)::int AS d FROM rt ORDER BY sh <-> q_ LIMIT lim) s;
+        RESET enable_seqscan; RESET enable_sort; SET LOCAL enable_indexscan = off;
+        SELECT array_agg(d), array_agg(id ORDER BY id) INTO b, bi FROM
+            (SELECT id, (sh <-> q_)::int AS d FROM rt ORDER BY sh <-> q_ LIMIT lim) s;
+        RESET enable_indexscan; RESET enable_bitmapscan;
+        IF a IS DISTINCT FROM b OR (lim IS NULL AND ai IS DISTINCT FROM bi) THEN n := n + 1; END IF;
+    END LOOP;
+    RETURN n;
+END $$;
+CREATE FUNCTION runs_all_mismatches() RETURNS TABLE (k text, mismatches bigint) LANGUAGE sql AS $$
+    SELECT 'radius ' || k, runs_radius_mismatches(k) FROM unnest(ARRAY[0, 3, 5, 8, 64]) k
+    UNION ALL SELECT 'knn ' || coalesce(l::text, 'all'), runs_knn_mismatches(l) FROM unnest(ARRAY[1, 10, 100, NULL]) l
+$$;
+
+-- The planner's own choice uses the index for both query forms.
+EXPLAIN (COSTS OFF) SELECT id FROM rt WHERE hamming(sh, '0123456789abcdef') <= 5;
+EXPLAIN (COSTS OFF) SELECT id FROM rt ORDER BY sh <-> '0123456789abcdef' LIMIT 10;
+SELECT * FROM runs_all_mismatches();
+-- The 36 duplicates of one hash, in many runs, tie at distance 0, in tid order.
+SELECT count(*) AS duplicates FROM (SELECT id FROM rt ORDER BY sh <-> '0123456789abcdef' LIMIT 36) s
+WHERE id % 1000 = 998;
+
+-- Deletes and updates, VACUUM (which writes the pending rows as a run and merges due tiers),
+-- more inserts, then a forced merge of everything.
+DELETE FROM rt WHERE id % 4 = 0;
+UPDATE rt SET sh = sh # '0000000100000001' WHERE id % 9 = 0;
+SELECT * FROM runs_all_mismatches();
+VACUUM rt;
+SELECT pending_rows FROM simhash_mih_state('rt_mih');
+SELECT blocks, live_sorted_rows, pending_rows FROM simhash_mih_check('rt_mih');
+SELECT * FROM runs_all_mismatches();
+INSERT INTO rt SELECT 100000 + i, ('x' || substr(md5('late' || i), 1, 16))::bit(64)::simhash FROM generate_series(1, 3000) i;
+DELETE FROM rt WHERE id % 5 = 0;
+VACUUM rt;
+SELECT * FROM runs_all_mismatches();
+SELECT simhash_mih_merge('rt_mih') AS merged_rows, (SELECT count(sh) FROM rt) AS live_rows;
+SELECT runs, sorted_rows, pending_rows, sealed_rows FROM simhash_mih_state('rt_mih');
+SELECT blocks, sorted_rows = live_sorted_rows AS only_live, pending_rows FROM simhash_mih_check('rt_mih');
+SELECT * FROM runs_all_mismatches();
+-- Nothing to merge: no rows written.
+SELECT simhash_mih_merge('rt_mih') AS merged_again;
+
+-- The compact layout and 2 and 6 blocks, each with runs made by inserts.
+CREATE FUNCTION runs_load(opts text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    DROP INDEX rt_mih;
+    TRUNCATE rt;
+    EXECUTE format('CREATE INDEX rt_mih ON rt USING simhash_mih (sh) WITH (pending_limit = 64, %s)', opts);
+    FOR b IN 0..11 LOOP
+        INSERT INTO rt SELECT b * 1000 + i, ('x' || substr(md5(opts || b || '/' || i), 1, 16))::bit(64)::simhash
+        FROM generate_series(1, 997) i;
+        INSERT INTO rt VALUES (b * 1000 + 998, '0123456789abcdef'), (b * 1000 + 999, NULL);
+        INSERT INTO rt SELECT b * 1000 + 1000, q # '0000000000000003' FROM rq WHERE qid = b % 5 + 1;
+    END LOOP;
+    DELETE FROM rt WHERE id % 7 = 0;
+END $$;
+SELECT runs_load('compact = on');
+SELECT runs > 1 AS several_runs, blocks FROM simhash_mih_state('rt_mih');
+SELECT * FROM runs_all_mismatches();
+VACUUM rt;
+SELECT * FROM runs_all_mismatches() WHERE k IN ('radius 5', 'knn 10');
+SELECT live_sorted_rows > 0 AS checked FROM simhash_mih_check('rt_mih');
+SELECT runs_load('blocks = 2');
+SELECT * FROM runs_all_mismatches();
+VACUUM rt;
+SELECT * FROM runs_all_mismatches() WHERE k IN ('radius 5', 'knn 10');
+SELECT blocks, live_sorted_rows > 0 AS checked FROM simhash_mih_check('rt_mih');
+SELECT runs_load('blocks = 6');
+SELECT * FROM runs_all_mismatches();
+VACUUM rt;
+SELECT * FROM runs_all_mismatches() WHERE k IN ('radius 5', 'knn 10');
+SELECT blocks, runs > 1 AS several_runs FROM simhash_mih_state('rt_mih');
+SELECT blocks, live_sorted_rows > 0 AS checked FROM simhash_mih_check('rt_mih');
+
+-- The option is checked.
+CREATE INDEX ON rt USING simhash_mih (sh) WITH (pending_limit = 10);
+-- Only the owner of an index merges it; any role that may read the table sees its runs.
+CREATE ROLE regress_simhash_runs;
+GRANT SELECT ON rt TO regress_simhash_runs;
+SET ROLE regress_simhash_runs;
+SELECT runs > 0 AS visible FROM simhash_mih_state('rt_mih');
+SELECT simhash_mih_merge('rt_mih');
+RESET ROLE;
+REVOKE SELECT ON rt FROM regress_simhash_runs;
+SET ROLE regress_simhash_runs;
+SELECT runs FROM simhash_mih_state('rt_mih');
+RESET ROLE;
+DROP ROLE regress_simhash_runs;
+SELECT simhash_mih_merge('rt');
+DROP TABLE rt, rq;
+DROP FUNCTION runs_radius_mismatches(int), runs_knn_mismatches(int), runs_all_mismatches(), runs_load(text);

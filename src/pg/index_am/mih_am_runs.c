@@ -1,0 +1,131 @@
+/*
+ * The runs of a simhash_mih index from SQL: simhash_mih_merge(index) merges the pending rows and
+ * every run into one (as gin_clean_pending_list empties GIN's pending list), simhash_mih_runs(index)
+ * lists the runs and simhash_mih_state(index) sums them up, with the write amplification of the
+ * flushes and merges so far.
+ */
+#include "mih_am.h"
+
+#include "access/relation.h"
+#include "access/table.h"
+#include "access/xlog.h"
+#include "catalog/index.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+PG_FUNCTION_INFO_V1(simhash_mih_merge);
+PG_FUNCTION_INFO_V1(simhash_mih_runs);
+PG_FUNCTION_INFO_V1(simhash_mih_state);
+
+/* Opens a simhash_mih index the caller may read (mih_open_checked_index), with its table. */
+static Relation
+open_mih(Oid indexoid, LOCKMODE lockmode, Relation *heap)
+{
+	Oid			heapoid = mih_open_checked_index(indexoid);
+	Relation	index;
+
+	*heap = table_open(heapoid, lockmode == AccessShareLock ? AccessShareLock : RowExclusiveLock);
+	index = index_open(indexoid, lockmode);
+	if (IndexGetRelation(indexoid, false) != heapoid)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("index \"%s\" changed while it was being opened", RelationGetRelationName(index))));
+	if (index->rd_indam->aminsert != mih_insert)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a simhash_mih index", RelationGetRelationName(index))));
+	return index;
+}
+
+static void
+close_mih(Relation index, Relation heap, LOCKMODE lockmode)
+{
+	index_close(index, lockmode);
+	table_close(heap, lockmode == AccessShareLock ? AccessShareLock : RowExclusiveLock);
+}
+
+/*
+ * Writes the pending rows as a run and merges every run into one; returns the rows written. Only
+ * the index's owner may (as for gin_clean_pending_list: it is VACUUM's work).
+ */
+Datum
+simhash_mih_merge(PG_FUNCTION_ARGS)
+{
+	Oid			indexoid = PG_GETARG_OID(0);
+	Relation	heap;
+	Relation	index;
+	uint64		written;
+
+	if (RecoveryInProgress())
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("recovery is in progress"),
+				 errhint("simhash_mih_merge() cannot be run during recovery.")));
+	if (get_rel_relkind(indexoid) == RELKIND_INDEX && !sh_class_ownercheck(indexoid, GetUserId()))
+		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_INDEX, get_rel_name(indexoid));
+	index = open_mih(indexoid, RowExclusiveLock, &heap);
+	written = mih_flush(index, true, 1);
+	written += mih_merge(index, MIH_MERGE_ALL);
+	close_mih(index, heap, RowExclusiveLock);
+	PG_RETURN_INT64((int64) written);
+}
+
+/* One row a run: its place, size tier, rows (dead ones included) and pages of table 0. */
+Datum
+simhash_mih_runs(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	Relation	heap;
+	Relation	index = open_mih(PG_GETARG_OID(0), AccessShareLock, &heap);
+	MihMeta		meta;
+	uint64		limit = mih_pending_limit_rows(index);
+
+	InitMaterializedSRF(fcinfo, 0);
+	mih_read_meta(index, &meta);
+	for (uint32 r = 0; r < meta.nruns; r++)
+	{
+		Datum		values[4];
+		bool		nulls[4] = {false};
+		uint64		n = meta.runs[r].nrows;
+		int			tier = 0;
+
+		for (uint64 size = limit * MIH_MERGE_FANIN; n >= size && tier < 30; size *= MIH_MERGE_FANIN)
+			tier++;
+		values[0] = Int32GetDatum((int32) r + 1);
+		values[1] = Int32GetDatum(tier);
+		values[2] = Int64GetDatum((int64) n);
+		values[3] = Int64GetDatum((int64) meta.runs[r].table_pages[0]);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	close_mih(index, heap, AccessShareLock);
+	return (Datum) 0;
+}
+
+/* The index's runs and unsorted rows in one row, and rows written by flushes and merges. */
+Datum
+simhash_mih_state(PG_FUNCTION_ARGS)
+{
+	Relation	heap;
+	Relation	index = open_mih(PG_GETARG_OID(0), AccessShareLock, &heap);
+	TupleDesc	tupdesc;
+	MihMeta		meta;
+	Datum		values[8];
+	bool		nulls[8] = {false};
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "simhash_mih_state must return a record");
+	mih_read_meta(index, &meta);
+	values[0] = Int32GetDatum(meta.ntables);
+	values[1] = Int32GetDatum((int32) meta.nruns);
+	values[2] = Int64GetDatum((int64) mih_sorted_rows(&meta));
+	values[3] = Int64GetDatum((int64) meta.npending);
+	values[4] = Int64GetDatum((int64) meta.nsealed);
+	values[5] = Int64GetDatum((int64) mih_pending_limit_rows(index));
+	values[6] = Int64GetDatum((int64) meta.inserted);
+	values[7] = Int64GetDatum((int64) meta.written);
+	close_mih(index, heap, AccessShareLock);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}

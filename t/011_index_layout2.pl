@@ -1,0 +1,102 @@
+# A simhash_mih index of layout 2 (simhash 1.2: one set of sorted tables, their fields in the meta
+# page) keeps working: it is read as an index of one run, answers like a sequential scan, takes
+# inserts (the first change of its meta page writes it as layout 3), flushes, VACUUM and merges.
+# The layout 2 meta page is made here from a freshly built single-run index, with the server
+# stopped (the pages of the run, the pending and NULL chains are the same in both layouts).
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use constant { BLCKSZ => 8192, META => 24 };	# MihMeta starts after the page header
+
+my $node = PostgreSQL::Test::Cluster->new('layout2');
+$node->init;
+$node->append_conf('postgresql.conf', "autovacuum = off\n");
+$node->start;
+$node->safe_psql('postgres', q{
+    CREATE EXTENSION simhash;
+    CREATE TABLE t (id serial, sh simhash);
+    INSERT INTO t (sh) SELECT ('x' || substr(md5(g::text), 1, 16))::bit(64)::simhash FROM generate_series(1, 30000) g;
+    INSERT INTO t (sh) SELECT NULL FROM generate_series(1, 5);
+    CREATE INDEX t_plain ON t USING simhash_mih (sh);
+    CREATE INDEX t_five ON t USING simhash_mih (sh) WITH (blocks = 5, compact = on);
+    INSERT INTO t (sh) SELECT ('x' || substr(md5('p' || g), 1, 16))::bit(64)::simhash FROM generate_series(1, 1000) g;
+    DELETE FROM t WHERE id % 10 = 0;
+    CHECKPOINT;
+});
+
+my $compare = q{
+    SET enable_seqscan = off; SET enable_bitmapscan = off;
+    SELECT count(*) FROM generate_series(0, 20) q,
+    LATERAL (SELECT ('x' || substr(md5(q::text), 1, 16))::bit(64)::simhash AS h) qh,
+    LATERAL (SELECT array_agg(id ORDER BY id) AS ids FROM t WHERE hamming(sh, qh.h) <= 8) i,
+    LATERAL (SELECT array_agg(id ORDER BY id) AS ids FROM t WHERE hamming(sh::bigint, qh.h::bigint) <= 8) s,
+    LATERAL (SELECT array_agg(d) AS ds FROM (SELECT (sh <-> qh.h)::int AS d FROM t ORDER BY sh <-> qh.h LIMIT 20) x) ki,
+    LATERAL (SELECT array_agg(d ORDER BY d) AS ds FROM (SELECT hamming(sh::bigint, qh.h::bigint)::int AS d FROM t
+             WHERE sh IS NOT NULL ORDER BY 1 LIMIT 20) y) ks
+    WHERE i.ids IS DISTINCT FROM s.ids OR ki.ds IS DISTINCT FROM ks.ds};
+
+my %file = map { $_ => $node->data_dir . '/' . $node->safe_psql('postgres', "SELECT pg_relation_filepath('$_')") }
+  qw(t_plain t_five);
+$node->stop;
+
+sub meta_version
+{
+    my ($path) = @_;
+    open(my $fh, '<:raw', $path) or die "open $path: $!";
+    seek($fh, META, 0);
+    read($fh, my $bytes, 8);
+    close($fh);
+    return (unpack('L L', $bytes))[1];
+}
+
+# Rewrites a layout 3 meta page of one run as the layout 2 meta page 1.2 wrote.
+sub to_layout2
+{
+    my ($path) = @_;
+    open(my $fh, '+<:raw', $path) or die "open $path: $!";
+    seek($fh, META, 0);
+    read($fh, my $m, 80 + 64);
+    my ($magic, $version, $ntables, $flags, $generation, $pending_head, $pending_tail, $npending,
+        $sealed_head, $nruns, $nsealed, $nulls_head, $nulls_tail, $inserted, $written)
+      = unpack('L L l L Q L L Q L L Q L L Q Q', substr($m, 0, 80));
+    my ($build_id, $nrows, @tables) = unpack('Q Q L6 L6', substr($m, 80, 64));
+    my @pages = @tables[0 .. 5];
+    my @fences = @tables[6 .. 11];
+    die "not one run of layout 3" unless $version == 3 && $nruns == 1 && $sealed_head == 0xFFFFFFFF;
+    my $v2 = pack('L L Q l L Q L4 L4 L L Q L L L2 L2', $magic, 2, $build_id, $ntables, $flags, $nrows,
+        @pages[0 .. 3], @fences[0 .. 3], $pending_head, $pending_tail, $npending, $nulls_head, $nulls_tail,
+        @pages[4 .. 5], @fences[4 .. 5]);
+    seek($fh, META, 0);
+    print $fh $v2 . ("\0" x (80 + 64 * 32 - length($v2)));
+    close($fh);
+}
+
+to_layout2($file{$_}) for sort keys %file;
+is(meta_version($file{t_plain}), 2, 'the meta page is of layout 2');
+$node->start;
+is($node->safe_psql('postgres', "BEGIN; DROP INDEX t_plain; $compare; ROLLBACK"), '0',
+    'layout 2, blocks = 5, compact: answers like a sequential scan');
+$node->safe_psql('postgres', 'DROP INDEX t_five');
+is($node->safe_psql('postgres', $compare), '0', 'layout 2: answers like a sequential scan');
+is($node->safe_psql('postgres', q{SELECT sorted_rows, pending_rows FROM simhash_mih_check('t_plain')}),
+    '30000|1000', 'layout 2: simhash_mih_check reads it as one run and its pending rows');
+
+# Inserts past the pending limit flush a run: the meta page is written as layout 3.
+$node->safe_psql('postgres', q{
+    INSERT INTO t (sh) SELECT ('x' || substr(md5('n' || g), 1, 16))::bit(64)::simhash FROM generate_series(1, 20000) g;
+    CHECKPOINT;});
+is($node->safe_psql('postgres', q{SELECT runs FROM simhash_mih_state('t_plain')}), '2', 'a flush added a second run');
+is(meta_version($file{t_plain}), 3, 'the meta page is now of layout 3');
+is($node->safe_psql('postgres', $compare), '0', 'after the flush: answers like a sequential scan');
+$node->safe_psql('postgres', q{DELETE FROM t WHERE id % 7 = 0; VACUUM t; SELECT simhash_mih_merge('t_plain');});
+is($node->safe_psql('postgres', $compare), '0', 'after VACUUM and a merge: answers like a sequential scan');
+is($node->safe_psql('postgres', q{
+    SELECT c.live_sorted_rows = (SELECT count(sh) FROM t) AND s.runs = 1
+    FROM simhash_mih_check('t_plain') c, simhash_mih_state('t_plain') s}), 't',
+    'after the merge: one run of the live rows, and it passes its check');
+
+$node->stop;
+done_testing();
