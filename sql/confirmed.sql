@@ -40,7 +40,7 @@ ALTER TABLE confirm_pages ADD COLUMN sh simhash GENERATED ALWAYS AS (simhash(bod
 ANALYZE confirm_pages;
 
 -- The confirmed pairs are exactly simhash_pairs' pairs whose resemblance reaches the threshold,
--- with that resemblance; the default threshold is 0.87.
+-- with that resemblance.
 CREATE TEMP TABLE expected_pairs AS
 SELECT p.id_a, p.id_b, p.distance, resemblance(a.sk, b.sk) AS resemblance
 FROM simhash_pairs('SELECT id, sh FROM confirm_pages', 5) p
@@ -52,8 +52,19 @@ SELECT m, (SELECT count(*) FROM expected_pairs) AS within_5_bits,
        (SELECT count(*) FROM (SELECT * FROM expected_pairs WHERE resemblance >= m
                               EXCEPT ALL SELECT * FROM simhash_pairs_confirmed('SELECT id, sh, sk FROM confirm_pages', 5, m)) d) AS missing
 FROM (VALUES (0.0), (0.5), (0.87), (0.95), (1.0)) v(m);
-SELECT count(*) = (SELECT count(*) FROM expected_pairs WHERE resemblance >= 0.87) AS default_is_087
-FROM simhash_pairs_confirmed('SELECT id, sh, sk FROM confirm_pages');
+-- The defaults are k = 7 and min_resemblance = 0.87: the same pairs as those given explicitly.
+SELECT (SELECT count(*) FROM (
+            (SELECT * FROM simhash_pairs_confirmed('SELECT id, sh, sk FROM confirm_pages')
+             EXCEPT ALL SELECT * FROM simhash_pairs_confirmed('SELECT id, sh, sk FROM confirm_pages', 7, 0.87))
+            UNION ALL
+            (SELECT * FROM simhash_pairs_confirmed('SELECT id, sh, sk FROM confirm_pages', 7, 0.87)
+             EXCEPT ALL SELECT * FROM simhash_pairs_confirmed('SELECT id, sh, sk FROM confirm_pages'))) d) AS differ_from_7_087,
+       (SELECT count(*) FILTER (WHERE distance > 5)
+        FROM simhash_pairs_confirmed('SELECT id, sh, sk FROM confirm_pages')) AS beyond_5_bits,
+       (SELECT count(*) FROM (
+            SELECT * FROM simhash_clusters_confirmed('SELECT id, sh, sk FROM confirm_pages')
+            EXCEPT ALL SELECT * FROM simhash_clusters_confirmed('SELECT id, sh, sk FROM confirm_pages', 7, 0.87)) d)
+           AS clusters_differ;
 -- Every confirmed pair is of one family; rows without a sketch are skipped, as rows without a hash.
 SELECT count(*) FILTER (WHERE id_a / 100 <> id_b / 100) AS across_families, min(resemblance), max(resemblance)
 FROM simhash_pairs_confirmed('SELECT id, sh, sk FROM confirm_pages', 5);

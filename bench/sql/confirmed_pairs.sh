@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
 # What confirmation costs the crawl-scale job: simhash_pairs against simhash_pairs_confirmed on
-# the same ROWS rows of the benchmark workload (bench/gen/workload.cpp), k = 5, in one run.
+# the same ROWS rows of the benchmark workload (bench/gen/workload.cpp), within K bits, in one run.
 #
-#   bench/sql/confirmed_pairs.sh [ROWS] [RUNS]     (defaults 1000000, 3)
+#   bench/sql/confirmed_pairs.sh [ROWS] [RUNS] [K]     (defaults 1000000, 3, 5)
 #
 # Starts a throwaway server (scripts/pgtmp.sh). Each row gets a resemblance sketch built from its
 # hash, so rows with equal hashes have equal sketches and the others estimate near 0. Timed, best
 # and median of RUNS, as count(*) over each job (the job's whole work, no client transfer):
-#   plain      simhash_pairs('SELECT id, sh FROM pages', 5)
-#   confirmed  simhash_pairs_confirmed('SELECT id, sh, sk FROM pages', 5)          (default 0.87)
-#   every pair simhash_pairs_confirmed(..., 5, min_resemblance => 0): every pair within 5 bits is
+#   plain      simhash_pairs('SELECT id, sh FROM pages', K)
+#   confirmed  simhash_pairs_confirmed('SELECT id, sh, sk FROM pages', K)          (default 0.87)
+#   every pair simhash_pairs_confirmed(..., K, min_resemblance => 0): every pair within K bits is
 #              checked and returned with its estimate, the most confirmation can cost.
 # Also prints the table's bytes a row with and without the sketch column.
 set -euo pipefail
 ROWS=${1:-1000000}
 RUNS=${2:-3}
+K=${3:-5}
 cd "$(dirname "$0")/../.."
 export PATH="$(pg_config --bindir):$PATH"
 eval "$(SIMHASH_PG_OPTS="-c shared_buffers=1GB" scripts/pgtmp.sh start)"
@@ -48,6 +49,6 @@ report() {
     printf '%s\n' "${times[@]}" | sort -n | awk -v name="$name" -v pairs="$pairs" \
         '{ t[NR] = $1 } END { printf "%-11s best %6d ms  median %6d ms  pairs %d\n", name, t[1], t[int((NR + 1) / 2)], pairs }'
 }
-report plain "SELECT count(*) FROM simhash_pairs('SELECT id, sh FROM pages_sk', 5)"
-report confirmed "SELECT count(*) FROM simhash_pairs_confirmed('SELECT id, sh, sk FROM pages_sk', 5)"
-report "every pair" "SELECT count(*) FROM simhash_pairs_confirmed('SELECT id, sh, sk FROM pages_sk', 5, 0)"
+report plain "SELECT count(*) FROM simhash_pairs('SELECT id, sh FROM pages_sk', $K)"
+report confirmed "SELECT count(*) FROM simhash_pairs_confirmed('SELECT id, sh, sk FROM pages_sk', $K)"
+report "every pair" "SELECT count(*) FROM simhash_pairs_confirmed('SELECT id, sh, sk FROM pages_sk', $K, 0)"

@@ -1,11 +1,12 @@
 -- ===== Confirmed crawl-scale jobs ============================================================
 -- source: SQL text returning (id bigint|integer|smallint, sh simhash|bigint, sketch resemblance_sketch).
--- A pair within k bits is kept only if resemblance(sketches) >= min_resemblance.
-CREATE FUNCTION simhash_pairs_confirmed(source text, k integer DEFAULT 5,
+-- A pair within k bits is kept only if resemblance(sketches) >= min_resemblance. The default k is 7:
+-- confirmation keeps precision while k rises (README "Confirmed duplicates").
+CREATE FUNCTION simhash_pairs_confirmed(source text, k integer DEFAULT 7,
                                         min_resemblance double precision DEFAULT 0.87)
     RETURNS TABLE (id_a bigint, id_b bigint, distance integer, resemblance double precision)
     AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
-CREATE FUNCTION simhash_clusters_confirmed(source text, k integer DEFAULT 5,
+CREATE FUNCTION simhash_clusters_confirmed(source text, k integer DEFAULT 7,
                                            min_resemblance double precision DEFAULT 0.87,
                                            singletons boolean DEFAULT false)
     RETURNS TABLE (id bigint, cluster_id bigint)
