@@ -2,14 +2,18 @@
 # A Debian root holding PostgreSQL MAJOR (server, headers, PGXS), what building and testing simhash
 # needs, and any EXTRA packages, made once from Debian's archive with mmdebstrap and kept in
 # $SIMHASH_ROOTS (default /var/cache/simhash-roots) for the next run. Prints the root's path.
-#   scripts/pgroot.sh MAJOR SUITE [EXTRA...]     SUITE: trixie, forky, ... or experimental (on sid)
+#   scripts/pgroot.sh [--clean] MAJOR SUITE [EXTRA...]   SUITE: bookworm, trixie, ... or experimental
+# --clean makes another root, pgMAJOR-clean, with the PostgreSQL server alone (no compiler, no
+# headers): where a package is installed and tested as a DBA's server would have it.
 # The host's own PostgreSQL is not touched: each major lives in its own root, entered with chroot.
 set -euo pipefail
-major=${1:?usage: pgroot.sh MAJOR SUITE [EXTRA...]}
-suite=${2:?usage: pgroot.sh MAJOR SUITE [EXTRA...]}
+clean=
+[ "${1:-}" = --clean ] && { clean=1; shift; }
+major=${1:?usage: pgroot.sh [--clean] MAJOR SUITE [EXTRA...]}
+suite=${2:?usage: pgroot.sh [--clean] MAJOR SUITE [EXTRA...]}
 shift 2
 roots=${SIMHASH_ROOTS:-/var/cache/simhash-roots}
-root="$roots/pg$major"
+root="$roots/pg$major${clean:+-clean}"
 # Written last, listing the packages the root holds: a root without it (an interrupted make) is
 # made again, and one that lacks packages asked for now gets just those.
 done_file="$root/.simhash-root-done"
@@ -17,17 +21,18 @@ done_file="$root/.simhash-root-done"
 mirror=http://deb.debian.org/debian
 # python3: the build writes the core's HTML reference table with it (scripts/char_reference_table.py).
 packages=(build-essential libutf8proc-dev libxxhash-dev libipc-run-perl iproute2 python3)
+server=("postgresql-$major")
+dev=("postgresql-server-dev-$major")
 sources=("deb $mirror $suite main")
 base=$suite
 if [ "$suite" = experimental ]; then
     # experimental holds only what differs from sid; its PostgreSQL needs its own libpq too.
     base=sid
     sources=("deb $mirror sid main" "deb $mirror experimental main")
-    packages+=("postgresql-$major/experimental" "postgresql-server-dev-$major/experimental"
-               "postgresql-client-$major/experimental" libpq5/experimental libpq-dev/experimental)
-else
-    packages+=("postgresql-$major" "postgresql-server-dev-$major")
+    server=("postgresql-$major/experimental" "postgresql-client-$major/experimental" libpq5/experimental)
+    dev=("postgresql-server-dev-$major/experimental" libpq-dev/experimental)
 fi
+if [ -n "$clean" ]; then packages=("${server[@]}"); else packages+=("${server[@]}" "${dev[@]}"); fi
 packages+=("$@")
 
 if [ -f "$done_file" ]; then
