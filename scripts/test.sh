@@ -170,20 +170,40 @@ else
     count 0 1 demo
 fi
 
-# The other PostgreSQL majors of scripts/pg_versions.conf, each in its own Debian root.
-# SIMHASH_PG_MAJORS="17 18" limits the run to those majors (the host's 15 always runs).
-while read -r major suite what; do
-    case $major in ''|\#*) continue ;; esac
-    [ "$suite" = host ] && continue
-    [ -n "${SIMHASH_PG_MAJORS:-}" ] && [[ " $SIMHASH_PG_MAJORS " != *" $major "* ]] && continue
-    banner "PostgreSQL $major ($suite root): $what"
-    scripts/test_major.sh "$major" "$suite" $what </dev/null >"$log_dir/pg$major.log" 2>&1
-    tail -n 40 "$log_dir/pg$major.log"
-    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log_dir/pg$major.log" | tail -n1)
+# A step's log ends with "N passed, M failed[, K skipped]": count it under name.
+count_log() {
+    local log=$1 name=$2 line p f s
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log" | tail -n1)
     p=$(echo "$line" | awk '{print $1}'); f=$(echo "$line" | awk '{print $3}'); s=$(echo "$line" | awk '{print $5}')
     [ -n "$line" ] || { p=0; f=1; }
-    count "${p:-0}" "${f:-1}" "PostgreSQL $major"
-    [ "${s:-0}" = 0 ] || skip "$s" "PostgreSQL $major"
+    count "${p:-0}" "${f:-1}" "$name"
+    [ "${s:-0}" = 0 ] || skip "$s" "$name"
+}
+
+# The other PostgreSQL majors of scripts/pg_versions.conf, each in its own Debian root, then every
+# major's Debian package, tested installed in a root without a compiler or this tree.
+# SIMHASH_PG_MAJORS="17 18" limits the run to those majors (the host's suite always runs).
+while read -r major suite what; do
+    case $major in ''|\#*) continue ;; esac
+    [ -n "${SIMHASH_PG_MAJORS:-}" ] && [[ " $SIMHASH_PG_MAJORS " != *" $major "* ]] && continue
+    if [ "$suite" != host ]; then
+        banner "PostgreSQL $major ($suite root): ${what/package/}"
+        scripts/test_major.sh "$major" "$suite" ${what/package/} </dev/null >"$log_dir/pg$major.log" 2>&1
+        tail -n 40 "$log_dir/pg$major.log"
+        count_log "$log_dir/pg$major.log" "PostgreSQL $major"
+    fi
+    if [[ " $what " == *" package "* ]]; then
+        banner "package postgresql-$major-simhash: build, install where nothing builds, pg_regress"
+        log="$log_dir/package$major.log"
+        if scripts/package.sh "$major" "$suite" "$log_dir/packages" </dev/null >"$log" 2>&1; then
+            scripts/test_package.sh "$major" "$suite" "$(ls "$log_dir"/packages/postgresql-"$major"-simhash_*.deb)" \
+                </dev/null >>"$log" 2>&1
+        else
+            echo "0 passed, 1 failed" >>"$log"
+        fi
+        tail -n 12 "$log"
+        count_log "$log" "package for PostgreSQL $major"
+    fi
 done < scripts/pg_versions.conf
 
 finish
