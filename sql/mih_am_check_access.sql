@@ -12,7 +12,7 @@ GRANT EXECUTE ON FUNCTION pg_temp.try(text) TO regress_simhash_nobody;
 SET ROLE regress_simhash_nobody;
 SELECT pg_temp.try($$SELECT * FROM simhash_mih_check('private_pages_mih')$$) AS without_execute;
 RESET ROLE;
-GRANT EXECUTE ON FUNCTION simhash_mih_check(regclass) TO regress_simhash_nobody;
+GRANT EXECUTE ON FUNCTION simhash_mih_check(regclass, boolean) TO regress_simhash_nobody;
 SET ROLE regress_simhash_nobody;
 SELECT pg_temp.try($$SELECT * FROM simhash_mih_check('private_pages_mih')$$) AS without_select;
 RESET ROLE;
@@ -32,7 +32,7 @@ SELECT * FROM simhash_mih_check('parted_mih');
 SELECT count(*) AS partitions_checked FROM pg_partition_tree('parted_mih') t, simhash_mih_check(t.relid) s WHERE t.isleaf;
 
 REVOKE ALL ON private_pages FROM regress_simhash_nobody;
-REVOKE EXECUTE ON FUNCTION simhash_mih_check(regclass) FROM regress_simhash_nobody;
+REVOKE EXECUTE ON FUNCTION simhash_mih_check(regclass, boolean) FROM regress_simhash_nobody;
 REVOKE EXECUTE ON FUNCTION pg_temp.try(text) FROM regress_simhash_nobody;
 DROP ROLE regress_simhash_nobody;
 DROP TABLE private_pages, parted;

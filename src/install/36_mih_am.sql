@@ -18,14 +18,14 @@ COMMENT ON ACCESS METHOD simhash_mih IS 'exact radius search and nearest neighbo
 COMMENT ON OPERATOR CLASS simhash_ops USING simhash_mih IS 'exact radius search (<@) and nearest neighbours (ORDER BY <->) on simhash';
 COMMENT ON FUNCTION simhash_mih_handler(internal) IS 'index access method handler of simhash_mih (called by the server only)';
 
-CREATE FUNCTION simhash_mih_check(index regclass,
+CREATE FUNCTION simhash_mih_check(index regclass, heapallindexed boolean DEFAULT false,
     OUT blocks integer, OUT sorted_rows bigint, OUT live_sorted_rows bigint, OUT pending_rows bigint,
     OUT pages bigint, OUT free_pages bigint)
     AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION simhash_mih_check(regclass) IS 'verifies a simhash_mih index (order, directory, cross-table consistency) and reports its shape; index_corrupted error on a violation';
+COMMENT ON FUNCTION simhash_mih_check(regclass, boolean) IS 'verifies a simhash_mih index (order, directory, cross-table consistency) and reports its shape; with heapallindexed, also that every row of its table with a hash is in it; index_corrupted error on a violation';
 -- Reads every page of an index, like amcheck's functions: not for every role. A role it is granted
 -- to must also be able to read the index's table (checked before any lock is taken).
-REVOKE EXECUTE ON FUNCTION simhash_mih_check(regclass) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION simhash_mih_check(regclass, boolean) FROM PUBLIC;
 
 -- Runs (1.3): inserts go to a pending list of at most the pending_limit option's kB, which the
 -- insert that fills it writes as a sorted run; runs merge by size tiers (see the README).

@@ -259,3 +259,15 @@ CREATE OR REPLACE FUNCTION simhash_clusters_confirmed(source text, k integer DEF
                                                       singletons boolean DEFAULT false)
     RETURNS TABLE (id bigint, cluster_id bigint)
     AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+
+-- ===== simhash_mih_check heapallindexed =====
+-- simhash_mih_check(index, heapallindexed) also checks the heap side, as amcheck's option does:
+-- every row of the table with a hash is in the index with it. A new argument is a new signature,
+-- so the function is made again (EXECUTE granted on the old one must be granted again).
+DROP FUNCTION simhash_mih_check(regclass);
+CREATE FUNCTION simhash_mih_check(index regclass, heapallindexed boolean DEFAULT false,
+    OUT blocks integer, OUT sorted_rows bigint, OUT live_sorted_rows bigint, OUT pending_rows bigint,
+    OUT pages bigint, OUT free_pages bigint)
+    AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash_mih_check(regclass, boolean) IS 'verifies a simhash_mih index (order, directory, cross-table consistency) and reports its shape; with heapallindexed, also that every row of its table with a hash is in it; index_corrupted error on a violation';
+REVOKE EXECUTE ON FUNCTION simhash_mih_check(regclass, boolean) FROM PUBLIC;

@@ -3,7 +3,9 @@
  * shape. In every run, each table is sorted by its block, its directory matches its pages, every
  * row of table 0 appears exactly once in every other table with the same hash (a key table holds
  * exactly the distinct keys of table 0's rows); the sealed, pending and NULL chains are sound.
- * A violation is an index_corrupted error naming the page.
+ * With heapallindexed, also the heap side (as amcheck's option of that name): every row of the
+ * table that the check's snapshot sees, with a non-NULL hash, is in the index with that hash.
+ * A violation is an index_corrupted error naming the page, or the heap row the index lacks.
  */
 #include "mih_am.h"
 #include "mih_am_keys.h"
@@ -12,6 +14,7 @@
 #include "access/htup_details.h"
 #include "access/relation.h"
 #include "access/table.h"
+#include "access/tableam.h"
 #include "catalog/index.h"
 #include "catalog/pg_class.h"
 #include "funcapi.h"
@@ -20,8 +23,10 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/snapmgr.h"
 
 #include "mih_blocks.h"
+#include "simhash_type.h"
 
 PG_FUNCTION_INFO_V1(simhash_mih_check);
 
@@ -39,9 +44,95 @@ copy_page(MihWalk *walk, BlockNumber blkno, bool chain, uint16 kind, PGAlignedBl
 	return copy->data;
 }
 
+/* The live (tid, hash) entries of the index, for the heap side of the check. */
+typedef struct MihEntry
+{
+	ItemPointerData tid;
+	uint64		hash;
+} MihEntry;
+
+typedef struct MihEntries
+{
+	MihEntry   *items;
+	Size		n;
+	Size		cap;
+	Relation	index;
+	Relation	heap;
+} MihEntries;
+
+static void
+add_entry(MihEntries *entries, const ItemPointerData *tid, uint64 hash)
+{
+	if (entries == NULL || !ItemPointerIsValid(tid))
+		return;
+	if (entries->n == entries->cap)
+	{
+		entries->cap = Max(entries->cap * 2, 1024);
+		entries->items = entries->items
+			? repalloc_huge(entries->items, entries->cap * sizeof(MihEntry))
+			: MemoryContextAllocHuge(CurrentMemoryContext, entries->cap * sizeof(MihEntry));
+	}
+	entries->items[entries->n].tid = *tid;
+	entries->items[entries->n].hash = hash;
+	entries->n++;
+}
+
+static int
+entry_cmp(const void *a, const void *b)
+{
+	const MihEntry *x = a;
+	const MihEntry *y = b;
+	int			c = ItemPointerCompare((ItemPointer) &x->tid, (ItemPointer) &y->tid);
+
+	if (c != 0)
+		return c;
+	return x->hash < y->hash ? -1 : x->hash > y->hash ? 1 : 0;
+}
+
+/* Each heap row the snapshot sees must be an entry of the index, with its hash. */
+static void
+heap_row_present(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool alive, void *state)
+{
+	MihEntries *entries = state;
+	MihEntry	key;
+
+	if (isnull[0])
+		return;
+	key.tid = *tid;
+	key.hash = DatumGetSimhash(values[0]);
+	if (bsearch(&key, entries->items, entries->n, sizeof(MihEntry), entry_cmp) == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" is corrupted", RelationGetRelationName(index)),
+				 errdetail("It lacks the row (%u,%u) of table \"%s\", with hash %016llx.",
+						   ItemPointerGetBlockNumber(tid), ItemPointerGetOffsetNumber(tid),
+						   RelationGetRelationName(entries->heap), (unsigned long long) key.hash),
+				 errhint("REINDEX the index.")));
+}
+
+/*
+ * The heap side: every row of the heap that snapshot sees is among entries (which were read after
+ * the snapshot was taken, so every row it sees had been inserted into the index by then). The
+ * scan computes each row's index value as a build would and reports a HOT chain by its root tid,
+ * which is what the index stores.
+ */
+static void
+check_heap(Relation heap, Relation index, Snapshot snapshot, MihEntries *entries)
+{
+	IndexInfo  *info = BuildIndexInfo(index);
+	TableScanDesc scan;
+
+	qsort(entries->items, entries->n, sizeof(MihEntry), entry_cmp);
+	/* ii_Concurrent: the scan sees the rows of this snapshot, not every row not yet dead. */
+	info->ii_Concurrent = true;
+	scan = table_beginscan_strat(heap, snapshot, 0, NULL, true, true);
+	table_index_build_scan(heap, index, info, true, false, heap_row_present, entries, scan);
+}
+
 /* Table 0: sorted by block 0, full pages but the last; returns the hashes and counts live rows. */
 static uint64 *
-check_table0(Relation index, const MihMeta *meta, const MihRun *run, const MihDirectory *dir, int64 *live)
+check_table0(Relation index, const MihMeta *meta, const MihRun *run, const MihDirectory *dir, int64 *live,
+			 MihEntries *entries)
 {
 	uint64	   *hashes = palloc_extended(Max(run->nrows, 1) * sizeof(uint64), MCXT_ALLOC_HUGE);
 	uint64		n = 0;
@@ -69,6 +160,7 @@ check_table0(Relation index, const MihMeta *meta, const MihRun *run, const MihDi
 			prev = v;
 			if (ItemPointerIsValid(&MihPageTids(page)[i]))
 				(*live)++;
+			add_entry(entries, &MihPageTids(page)[i], MihPageHashes(page)[i]);
 			if (n >= run->nrows)
 				mih_corrupt(index, dir->blocks[0][p], "table 0 holds more than %lu rows", (unsigned long) run->nrows);
 			hashes[n++] = MihPageHashes(page)[i];
@@ -173,9 +265,9 @@ check_keys(Relation index, const MihMeta *meta, const MihRun *run, const MihDire
 	pfree(expected);
 }
 
-/* The live rows of a chain of pending pages. */
+/* The live rows of a chain of pending pages (added to entries, when given). */
 static int64
-count_chain(Relation index, BlockNumber head)
+count_chain(Relation index, BlockNumber head, MihEntries *entries)
 {
 	int64		live = 0;
 	PGAlignedBlock copy;
@@ -187,8 +279,11 @@ count_chain(Relation index, BlockNumber head)
 		Page		page = copy_page(&walk, blkno, true, MIH_PAGE_PENDING, &copy);
 
 		for (int i = 0; i < MihPageGetOpaque(page)->nitems; i++)
+		{
 			if (ItemPointerIsValid(&MihPageTids(page)[i]))
 				live++;
+			add_entry(entries, &MihPageTids(page)[i], MihPageHashes(page)[i]);
+		}
 		blkno = MihPageGetOpaque(page)->next;
 	}
 	return live;
@@ -249,6 +344,11 @@ simhash_mih_check(PG_FUNCTION_ARGS)
 	MihWalk		walk;
 	Datum		values[6];
 	bool		nulls[6] = {false};
+	/* The function of 1.2 and before takes the index only. */
+	bool		heapallindexed = PG_NARGS() > 1 && PG_GETARG_BOOL(1);
+	MihEntries	entries = {NULL, 0, 0, NULL, NULL};
+	MihEntries *collect = heapallindexed ? &entries : NULL;
+	Snapshot	snapshot = NULL;
 
 	if (IndexGetRelation(indexoid, false) != heapoid)
 		ereport(ERROR,
@@ -261,13 +361,18 @@ simhash_mih_check(PG_FUNCTION_ARGS)
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "simhash_mih_check must return a record");
 
+	/* Taken before the index is read: every row it sees is in the index by then. */
+	if (heapallindexed)
+		snapshot = RegisterSnapshot(GetTransactionSnapshot());
+	entries.index = index;
+	entries.heap = heap;
 	/* Pinned meta page: a concurrent flush or merge cannot recycle the pages checked. */
 	meta_buf = mih_pin_meta(index, &meta);
 	for (uint32 r = 0; r < meta.nruns; r++)
 	{
 		const MihRun *run = &meta.runs[r];
 		const MihDirectory *dir = mih_directory(index, &meta, run);
-		uint64	   *hashes = check_table0(index, &meta, run, dir, &live);
+		uint64	   *hashes = check_table0(index, &meta, run, dir, &live, collect);
 
 		for (int j = 1; j < meta.ntables; j++)
 			if (meta.flags & MIH_FLAG_COMPACT)
@@ -276,7 +381,7 @@ simhash_mih_check(PG_FUNCTION_ARGS)
 				check_tablej(index, &meta, run, dir, j, hashes);
 		pfree(hashes);
 	}
-	pending = count_chain(index, meta.sealed_head) + count_chain(index, meta.pending_head);
+	pending = count_chain(index, meta.sealed_head, collect) + count_chain(index, meta.pending_head, collect);
 	mih_walk_start(&walk, index);
 	for (BlockNumber blkno = meta.nulls_head; blkno != InvalidBlockNumber;)
 	{
@@ -299,6 +404,11 @@ simhash_mih_check(PG_FUNCTION_ARGS)
 		UnlockReleaseBuffer(buffer);
 	}
 	ReleaseBuffer(meta_buf);
+	if (heapallindexed)
+	{
+		check_heap(heap, index, snapshot, &entries);
+		UnregisterSnapshot(snapshot);
+	}
 	index_close(index, AccessShareLock);
 	table_close(heap, AccessShareLock);
 
