@@ -71,19 +71,25 @@ check_read_only(SPIPlanPtr plan)
 	}
 }
 
-void
-source_query_check(const char *source)
+/* The plan of sql (inside SPI), once check_read_only has passed it. */
+static SPIPlanPtr
+prepare_read_only(const char *sql)
 {
-	SPIPlanPtr	plan;
+	SPIPlanPtr	plan = SPI_prepare(sql, 0, NULL);
 
-	SPI_connect();
-	plan = SPI_prepare(source, 0, NULL);
 	if (plan == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_SYNTAX_ERROR),
 				 errmsg("could not prepare the source query: %s", SPI_result_code_string(SPI_result))));
 	check_read_only(plan);
-	SPI_freeplan(plan);
+	return plan;
+}
+
+void
+source_query_check(const char *source)
+{
+	SPI_connect();
+	SPI_freeplan(prepare_read_only(source));
 	SPI_finish();
 }
 
@@ -98,23 +104,10 @@ source_query_open(SourceQuery *source, const char *query, const char *user_sourc
 	source->hint.previous = error_context_stack;
 	error_context_stack = &source->hint;
 	SPI_connect();
+	/* The user's text is checked alone, so its own error is reported, not the wrapper's. */
 	if (user_source != query)
-	{
-		/* The user's text is checked alone, so its own error is reported, not the wrapper's. */
-		plan = SPI_prepare(user_source, 0, NULL);
-		if (plan == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_SYNTAX_ERROR),
-					 errmsg("could not prepare the source query: %s", SPI_result_code_string(SPI_result))));
-		check_read_only(plan);
-		SPI_freeplan(plan);
-	}
-	plan = SPI_prepare(query, 0, NULL);
-	if (plan == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_SYNTAX_ERROR),
-				 errmsg("could not prepare the source query: %s", SPI_result_code_string(SPI_result))));
-	check_read_only(plan);
+		SPI_freeplan(prepare_read_only(user_source));
+	plan = prepare_read_only(query);
 	source->portal = SPI_cursor_open(NULL, plan, NULL, NULL, true);
 	source->batch = false;
 }

@@ -256,6 +256,6 @@ extern IndexBulkDeleteResult *mih_bulkdelete(IndexVacuumInfo *info, IndexBulkDel
 extern IndexBulkDeleteResult *mih_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats);
 
 /* mih_am_check.c */
-extern Oid	mih_open_checked_index(Oid indexoid);
+extern Relation mih_open_checked(Oid indexoid, LOCKMODE lockmode, Relation *heap);
 
 #endif

@@ -294,8 +294,8 @@ count_chain(Relation index, BlockNumber head, MihEntries *entries)
  * taken (as amcheck does): a role without rights on a table learns nothing of it, and cannot make
  * anyone wait. Returns the table's OID.
  */
-Oid
-mih_open_checked_index(Oid indexoid)
+static Oid
+checked_table(Oid indexoid)
 {
 	char		relkind = get_rel_relkind(indexoid);
 	Oid			heapoid;
@@ -326,13 +326,34 @@ mih_open_checked_index(Oid indexoid)
 	return heapoid;
 }
 
+/*
+ * Opens a simhash_mih index that the caller may read (checked_table), and its table: with
+ * AccessShareLock both, or with lockmode on the index and RowExclusiveLock on the table.
+ */
+Relation
+mih_open_checked(Oid indexoid, LOCKMODE lockmode, Relation *heap)
+{
+	Oid			heapoid = checked_table(indexoid);
+	Relation	index;
+
+	*heap = table_open(heapoid, lockmode == AccessShareLock ? AccessShareLock : RowExclusiveLock);
+	index = index_open(indexoid, lockmode);
+	if (IndexGetRelation(indexoid, false) != heapoid)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("index \"%s\" changed while it was being opened", RelationGetRelationName(index))));
+	if (index->rd_indam->aminsert != mih_insert)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a simhash_mih index", RelationGetRelationName(index))));
+	return index;
+}
+
 Datum
 simhash_mih_check(PG_FUNCTION_ARGS)
 {
-	Oid			indexoid = PG_GETARG_OID(0);
-	Oid			heapoid = mih_open_checked_index(indexoid);
-	Relation	heap = table_open(heapoid, AccessShareLock);
-	Relation	index = index_open(indexoid, AccessShareLock);
+	Relation	heap;
+	Relation	index = mih_open_checked(PG_GETARG_OID(0), AccessShareLock, &heap);
 	TupleDesc	tupdesc;
 	MihMeta		meta;
 	Buffer		meta_buf;
@@ -350,14 +371,6 @@ simhash_mih_check(PG_FUNCTION_ARGS)
 	MihEntries *collect = heapallindexed ? &entries : NULL;
 	Snapshot	snapshot = NULL;
 
-	if (IndexGetRelation(indexoid, false) != heapoid)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("index \"%s\" changed while it was being opened", RelationGetRelationName(index))));
-	if (index->rd_indam->aminsert != mih_insert)
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("\"%s\" is not a simhash_mih index", RelationGetRelationName(index))));
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "simhash_mih_check must return a record");
 

@@ -20,26 +20,6 @@ PG_FUNCTION_INFO_V1(simhash_mih_merge);
 PG_FUNCTION_INFO_V1(simhash_mih_runs);
 PG_FUNCTION_INFO_V1(simhash_mih_state);
 
-/* Opens a simhash_mih index the caller may read (mih_open_checked_index), with its table. */
-static Relation
-open_mih(Oid indexoid, LOCKMODE lockmode, Relation *heap)
-{
-	Oid			heapoid = mih_open_checked_index(indexoid);
-	Relation	index;
-
-	*heap = table_open(heapoid, lockmode == AccessShareLock ? AccessShareLock : RowExclusiveLock);
-	index = index_open(indexoid, lockmode);
-	if (IndexGetRelation(indexoid, false) != heapoid)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("index \"%s\" changed while it was being opened", RelationGetRelationName(index))));
-	if (index->rd_indam->aminsert != mih_insert)
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("\"%s\" is not a simhash_mih index", RelationGetRelationName(index))));
-	return index;
-}
-
 static void
 close_mih(Relation index, Relation heap, LOCKMODE lockmode)
 {
@@ -66,7 +46,7 @@ simhash_mih_merge(PG_FUNCTION_ARGS)
 				 errhint("simhash_mih_merge() cannot be run during recovery.")));
 	if (get_rel_relkind(indexoid) == RELKIND_INDEX && !sh_class_ownercheck(indexoid, GetUserId()))
 		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_INDEX, get_rel_name(indexoid));
-	index = open_mih(indexoid, RowExclusiveLock, &heap);
+	index = mih_open_checked(indexoid, RowExclusiveLock, &heap);
 	written = mih_flush(index, true, 1);
 	written += mih_merge(index, MIH_MERGE_ALL);
 	close_mih(index, heap, RowExclusiveLock);
@@ -79,7 +59,7 @@ simhash_mih_runs(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	Relation	heap;
-	Relation	index = open_mih(PG_GETARG_OID(0), AccessShareLock, &heap);
+	Relation	index = mih_open_checked(PG_GETARG_OID(0), AccessShareLock, &heap);
 	MihMeta		meta;
 	uint64		limit = mih_pending_limit_rows(index);
 
@@ -109,7 +89,7 @@ Datum
 simhash_mih_state(PG_FUNCTION_ARGS)
 {
 	Relation	heap;
-	Relation	index = open_mih(PG_GETARG_OID(0), AccessShareLock, &heap);
+	Relation	index = mih_open_checked(PG_GETARG_OID(0), AccessShareLock, &heap);
 	TupleDesc	tupdesc;
 	MihMeta		meta;
 	Datum		values[8];
