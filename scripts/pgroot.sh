@@ -24,6 +24,11 @@ packages=(build-essential libutf8proc-dev libxxhash-dev libipc-run-perl iproute2
 server=("postgresql-$major")
 dev=("postgresql-server-dev-$major")
 sources=("deb $mirror $suite main")
+# A stable release's packages are built against its point and security updates (the host's
+# postgresql-15 is), so a root of that release needs them too.
+case $suite in
+    bookworm|trixie) sources+=("deb $mirror $suite-updates main" "deb http://deb.debian.org/debian-security $suite-security main") ;;
+esac
 base=$suite
 if [ "$suite" = experimental ]; then
     # experimental holds only what differs from sid; its PostgreSQL needs its own libpq too.

@@ -184,7 +184,7 @@ count_log() {
 # major's Debian package, tested installed in a root without a compiler or this tree.
 # SIMHASH_PG_MAJORS="17 18" limits the run to those majors (the host's suite always runs).
 while read -r major suite what; do
-    case $major in ''|\#*) continue ;; esac
+    case $major in ''|\#*|pg_upgrade) continue ;; esac
     [ -n "${SIMHASH_PG_MAJORS:-}" ] && [[ " $SIMHASH_PG_MAJORS " != *" $major "* ]] && continue
     if [ "$suite" != host ]; then
         banner "PostgreSQL $major ($suite root): ${what/package/}"
@@ -205,5 +205,18 @@ while read -r major suite what; do
         count_log "$log" "package for PostgreSQL $major"
     fi
 done < scripts/pg_versions.conf
+
+# pg_upgrade between two majors of the list, with the packages built above.
+suite_of() { awk -v m="$1" '$1 == m { print $2 }' scripts/pg_versions.conf; }
+while read -r _ from to; do
+    from_deb=$(ls "$log_dir"/packages/postgresql-"$from"-simhash_*.deb 2>/dev/null)
+    to_deb=$(ls "$log_dir"/packages/postgresql-"$to"-simhash_*.deb 2>/dev/null)
+    [ -n "$from_deb" ] && [ -n "$to_deb" ] || continue
+    banner "pg_upgrade from PostgreSQL $from to $to"
+    scripts/test_pg_upgrade.sh "$from" "$(suite_of "$from")" "$from_deb" "$to" "$(suite_of "$to")" "$to_deb" \
+        </dev/null >"$log_dir/pg_upgrade.log" 2>&1
+    tail -n 16 "$log_dir/pg_upgrade.log"
+    count_log "$log_dir/pg_upgrade.log" "pg_upgrade from $from to $to"
+done < <(grep '^pg_upgrade' scripts/pg_versions.conf)
 
 finish

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# A DBA's major-version upgrade with pg_upgrade, from PostgreSQL OLD to NEW, with simhash installed
+# from its packages (scripts/package.sh) for both: in a Debian root of NEW's release that also holds
+# OLD's server from OLD's release (cached in $SIMHASH_ROOTS), a cluster of OLD gets the crawl of
+# test/pg_upgrade/setup.sql (every index kind, generated columns, views); pg_upgrade moves it to
+# NEW; the answers of test/pg_upgrade/answers.sql (each index against a sequential scan, the
+# simhash_mih indexes checked with heapallindexed, generated columns, the views) must be the same
+# after as before. The last line is "N passed, M failed".
+#   scripts/test_pg_upgrade.sh OLD OLD_SUITE OLD_DEB NEW NEW_SUITE NEW_DEB
+set -uo pipefail
+cd "$(dirname "$0")/.."
+old=$1 old_suite=$2 old_deb=$3 new=$4 new_suite=$5 new_deb=$6
+[ "$old_suite" = host ] && old_suite=$(. /etc/os-release && echo "$VERSION_CODENAME")
+fail() { echo "$*"; echo "0 passed, 1 failed"; exit 1; }
+
+roots=${SIMHASH_ROOTS:-/var/cache/simhash-roots}
+root="$roots/pg$old-to-$new"
+if [ ! -f "$root/.simhash-root-done" ]; then
+    rm -rf "$root" "$root.partial"
+    mirror=http://deb.debian.org/debian
+    # OLD's server with its release's security updates, against which its package was built.
+    mmdebstrap --quiet --variant=apt --aptopt='Acquire::Check-Valid-Until "false"' \
+        --include="postgresql-$new,postgresql-$old/$old_suite-security" "$new_suite" "$root.partial" \
+        "deb $mirror $new_suite main" "deb $mirror $old_suite main" \
+        "deb http://deb.debian.org/debian-security $old_suite-security main" >&2 || fail "no root for $old and $new"
+    touch "$root.partial/.simhash-root-done"
+    mv "$root.partial" "$root"
+fi
+
+mounted=()
+cleanup() {
+    local m
+    for m in "${mounted[@]}"; do umount -l "$m" 2>/dev/null; done
+}
+trap cleanup EXIT
+for m in proc dev dev/shm; do
+    if [ "$m" = proc ]; then mount -t proc proc "$root/proc"; else mount --bind "/$m" "$root/$m"; fi \
+        && mounted=("$root/$m" "${mounted[@]}")
+done
+
+cp "$old_deb" "$new_deb" "$root/tmp/"
+chroot "$root" apt-get update -qq >/dev/null || fail "apt-get update failed"
+chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    --allow-downgrades --reinstall "/tmp/$(basename "$old_deb")" "/tmp/$(basename "$new_deb")" >/dev/null \
+    || fail "the packages do not install"
+
+dir=/tmp/simhash-pg-upgrade
+rm -rf "$root$dir"
+mkdir -p "$root$dir"
+cp test/pg_upgrade/*.sql "$root$dir/"
+chroot "$root" chown -R postgres "$dir"
+as_pg() { chroot "$root" runuser -u postgres -- env -i PATH=/usr/bin:/bin HOME=/tmp LC_ALL=C.UTF-8 bash -c "cd $dir && $1"; }
+ob=/usr/lib/postgresql/$old/bin
+nb=/usr/lib/postgresql/$new/bin
+opts="-o \"-p 5432 -k $dir -c listen_addresses=''\""
+psql="psql -X -q -v ON_ERROR_STOP=1 -h $dir -p 5432 -U postgres -d postgres"
+
+as_pg "$ob/initdb -D old -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null &&
+       $ob/pg_ctl -D old -l old.log $opts -w start >/dev/null &&
+       $ob/$psql -f setup.sql && $ob/$psql -f answers.sql >before.txt; rc=\$?;
+       $ob/pg_ctl -D old -m fast -w stop >/dev/null; exit \$rc" || fail "the crawl of PostgreSQL $old was not set up"
+# The new cluster as the old one was made; pg_upgrade checks first, then upgrades (copying files).
+as_pg "$nb/initdb -D new -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null &&
+       $nb/pg_upgrade -b $ob -B $nb -d old -D new -U postgres --check >check.log &&
+       $nb/pg_upgrade -b $ob -B $nb -d old -D new -U postgres >upgrade.log" \
+    || { cat "$root$dir"/check.log "$root$dir"/upgrade.log 2>/dev/null | tail -n 30; fail "pg_upgrade failed"; }
+grep -E 'Upgrade Complete|Clusters are compatible' "$root$dir"/check.log "$root$dir"/upgrade.log
+as_pg "$nb/pg_ctl -D new -l new.log $opts -w start >/dev/null &&
+       $nb/$psql -f answers.sql >after.txt; rc=\$?;
+       $nb/pg_ctl -D new -m fast -w stop >/dev/null; exit \$rc" || fail "PostgreSQL $new did not answer"
+
+passed=0 failed=0
+cat "$root$dir/after.txt"
+if diff "$root$dir/before.txt" "$root$dir/after.txt"; then
+    echo "after pg_upgrade from $old to $new every answer is as before"; passed=$((passed + 1))
+else
+    echo "the answers differ after pg_upgrade (above)"; failed=$((failed + 1))
+fi
+if grep -q '|t|' "$root$dir/after.txt" && ! grep -q '|f|' "$root$dir/after.txt"; then
+    echo "every index answers as a sequential scan"; passed=$((passed + 1))
+else
+    echo "an index answers otherwise than a sequential scan"; failed=$((failed + 1))
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
