@@ -14,32 +14,29 @@ suite=${2:?usage: pgroot.sh [--clean] MAJOR SUITE [EXTRA...]}
 shift 2
 roots=${SIMHASH_ROOTS:-/var/cache/simhash-roots}
 root="$roots/pg$major${clean:+-clean}"
-# Written last, listing the packages the root holds: a root without it (an interrupted make) is
-# made again, and one that lacks packages asked for now gets just those.
+# Written last, listing the sources and packages the root holds: a root without it (an interrupted
+# make) is made again, and one that lacks packages asked for now gets just those.
 done_file="$root/.simhash-root-done"
 
-mirror=http://deb.debian.org/debian
 # python3: the build writes the core's HTML reference table with it (scripts/char_reference_table.py).
 packages=(build-essential libutf8proc-dev libxxhash-dev libipc-run-perl iproute2 python3)
 server=("postgresql-$major")
 dev=("postgresql-server-dev-$major")
-sources=("deb $mirror $suite main")
-# A stable release's packages are built against its point and security updates (the host's
-# postgresql-15 is), so a root of that release needs them too.
-case $suite in
-    bookworm|trixie) sources+=("deb $mirror $suite-updates main" "deb http://deb.debian.org/debian-security $suite-security main") ;;
-esac
+mapfile -t sources < <("$(dirname "$0")/debian_sources.sh" "$suite")
 base=$suite
 if [ "$suite" = experimental ]; then
-    # experimental holds only what differs from sid; its PostgreSQL needs its own libpq too.
+    # experimental's PostgreSQL needs its own libpq too.
     base=sid
-    sources=("deb $mirror sid main" "deb $mirror experimental main")
     server=("postgresql-$major/experimental" "postgresql-client-$major/experimental" libpq5/experimental)
     dev=("postgresql-server-dev-$major/experimental" libpq-dev/experimental)
 fi
 if [ -n "$clean" ]; then packages=("${server[@]}"); else packages+=("${server[@]}" "${dev[@]}"); fi
 packages+=("$@")
 
+# A root whose list names other sources than these is made again.
+if [ -f "$done_file" ] && grep -q '^deb ' "$done_file"; then
+    for line in "${sources[@]}"; do grep -qxF "$line" "$done_file" || rm -f "$done_file"; done
+fi
 if [ -f "$done_file" ]; then
     missing=()
     for p in "${packages[@]}"; do grep -qx "$p" "$done_file" || missing+=("$p"); done
@@ -66,6 +63,6 @@ rm -rf "$root" "$root.partial"
 # their Release files may be past their Valid-Until date.
 mmdebstrap --quiet --variant=apt --aptopt='Acquire::Check-Valid-Until "false"' \
     --include="$(IFS=,; echo "${packages[*]}")" "$base" "$root.partial" "${sources[@]}" >&2
-printf '%s\n' "${packages[@]}" >"$root.partial/.simhash-root-done"
+printf '%s\n' "${sources[@]}" "${packages[@]}" >"$root.partial/.simhash-root-done"
 mv "$root.partial" "$root"
 echo "$root"

@@ -17,12 +17,11 @@ roots=${SIMHASH_ROOTS:-/var/cache/simhash-roots}
 root="$roots/pg$old-to-$new"
 if [ ! -f "$root/.simhash-root-done" ]; then
     rm -rf "$root" "$root.partial"
-    mirror=http://deb.debian.org/debian
-    # OLD's server with its release's security updates, against which its package was built.
+    # Both releases' sources, with their updates: each package was built against its release's.
+    mapfile -t sources < <(scripts/debian_sources.sh "$new_suite"; scripts/debian_sources.sh "$old_suite")
     mmdebstrap --quiet --variant=apt --aptopt='Acquire::Check-Valid-Until "false"' \
-        --include="postgresql-$new,postgresql-$old/$old_suite-security" "$new_suite" "$root.partial" \
-        "deb $mirror $new_suite main" "deb $mirror $old_suite main" \
-        "deb http://deb.debian.org/debian-security $old_suite-security main" >&2 || fail "no root for $old and $new"
+        --include="postgresql-$new,postgresql-$old" "$new_suite" "$root.partial" \
+        "${sources[@]}" >&2 || fail "no root for $old and $new"
     touch "$root.partial/.simhash-root-done"
     mv "$root.partial" "$root"
 fi
