@@ -32,11 +32,12 @@ git ls-files -co --exclude-standard -z | tar -c --null -T - | tar -x -C "$work/s
 # PG_SUPPORTED_VERSIONS names: exactly this one (19 is not yet among sid's).
 build="cd /tmp/simhash-package/simhash && export PG_SUPPORTED_VERSIONS=$major &&
        pg_buildext updatecontrol && dpkg-buildpackage -us -uc -b -j2"
+# A clean environment: a PG_CONFIG of the caller's (scripts/test.sh exports the host's) would
+# override the one pg_buildext names for each major.
 if [ -z "$root" ]; then
-    (cd "$work/simhash" && PG_SUPPORTED_VERSIONS=$major pg_buildext updatecontrol &&
-        PG_SUPPORTED_VERSIONS=$major dpkg-buildpackage -us -uc -b -j2)
+    env -u PG_CONFIG bash -c "$build"
 else
-    chroot "$root" bash -c "$build"
+    chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root bash -c "$build"
 fi
 cp "$work"/postgresql-"$major"-simhash_*.deb "$out/"
 rm -rf "$work"

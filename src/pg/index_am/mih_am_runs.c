@@ -6,6 +6,7 @@
  */
 #include "mih_am.h"
 
+#include "access/htup_details.h"
 #include "access/relation.h"
 #include "access/table.h"
 #include "access/xlog.h"
@@ -15,6 +16,7 @@
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/tuplestore.h"
 
 PG_FUNCTION_INFO_V1(simhash_mih_merge);
 PG_FUNCTION_INFO_V1(simhash_mih_runs);
