@@ -57,17 +57,20 @@ BEGIN
     RETURN n;
 END $$;
 -- Nearest neighbours: the distances in the index scan's order against a sort's (LIMIT NULL: every
--- row, NULLs last), and for the whole table the same rows, none twice.
+-- row, NULLs last), and for the whole table the same rows, none twice. (The order is taken by scan
+-- position pos: from PostgreSQL 16 on, array_agg(id ORDER BY id) may sort the aggregate's input.)
 CREATE FUNCTION runs_knn_mismatches(lim int) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE n bigint := 0; q_ simhash; a int[]; b int[]; ai int[]; bi int[];
 BEGIN
     FOR q_ IN SELECT q FROM rq WHERE lim IS NOT NULL OR qid % 3 = 0 LOOP
         SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_sort = off;
-        SELECT array_agg(d), array_agg(id ORDER BY id) INTO a, ai FROM
-            (SELECT id, (sh <-> q_)::int AS d FROM rt ORDER BY sh <-> q_ LIMIT lim) s;
+        SELECT array_agg(d ORDER BY pos), array_agg(id ORDER BY id) INTO a, ai FROM
+            (SELECT id, d, row_number() OVER () AS pos FROM
+                (SELECT id, (sh <-> q_)::int AS d FROM rt ORDER BY sh <-> q_ LIMIT lim) s0) s;
         RESET enable_seqscan; RESET enable_sort; SET LOCAL enable_indexscan = off;
-        SELECT array_agg(d), array_agg(id ORDER BY id) INTO b, bi FROM
-            (SELECT id, (sh <-> q_)::int AS d FROM rt ORDER BY sh <-> q_ LIMIT lim) s;
+        SELECT array_agg(d ORDER BY pos), array_agg(id ORDER BY id) INTO b, bi FROM
+            (SELECT id, d, row_number() OVER () AS pos FROM
+                (SELECT id, (sh <-> q_)::int AS d FROM rt ORDER BY sh <-> q_ LIMIT lim) s0) s;
         RESET enable_indexscan; RESET enable_bitmapscan;
         IF a IS DISTINCT FROM b OR (lim IS NULL AND ai IS DISTINCT FROM bi) THEN n := n + 1; END IF;
     END LOOP;
