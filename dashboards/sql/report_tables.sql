@@ -72,7 +72,7 @@ CREATE TABLE crawl_report.dup_pages (
     cluster_id bigint NOT NULL,
     exact      boolean NOT NULL DEFAULT false   -- another page has the same simhash
 );
-CREATE INDEX ON crawl_report.dup_pages (cluster_id);
+CREATE INDEX ON crawl_report.dup_pages (cluster_id, id);
 CREATE TABLE crawl_report.clusters (
     cluster_id     bigint PRIMARY KEY,
     size           bigint NOT NULL,
