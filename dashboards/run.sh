@@ -60,7 +60,7 @@ python3 -m http.server "$port" --bind 127.0.0.1 --directory build >"$out/http.lo
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 1 50); do
-    curl -fsS -o /dev/null "http://127.0.0.1:$port/" 2>/dev/null && break
+    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
     sleep 0.2
 done
 node test/check_pages.mjs "http://127.0.0.1:$port" "$out" "$out/expected.json"

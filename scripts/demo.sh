@@ -4,10 +4,16 @@
 # packages (apt-get download, nothing installed) and prints a crawl report, with simhash compared to
 # the legacy fingerprints; writes the heat maps (log and linear colour scale) as SVG and PNG into
 # $SIMHASH_DEMO_OUT (default ./demo-out). The pages are cached in $SIMHASH_DEMO_DIR (default
-# /var/tmp/simhash-demo) for the next run.
+# /var/tmp/simhash-demo) for the next run. Then it sets up the crawl report (dashboards/setup.sh),
+# checks that its trigger keeps it as a rebuild would, and builds and checks the crawl dashboard
+# (dashboards/run.sh: screenshots in $SIMHASH_DEMO_OUT/dashboard; SIMHASH_DASHBOARD=0 skips it).
+#   scripts/demo.sh            # the demo, then exits (and stops its server)
+#   scripts/demo.sh --serve    # keeps the dashboard at http://127.0.0.1:4391/ until Ctrl-C
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "$(id -u)" != 0 ]; then exec sudo -E "$0" "$@"; fi
+serve=()
+if [ "${1:-}" = --serve ]; then serve=(--serve); fi
 
 scripts/install-deps.sh
 export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}   # another PostgreSQL 15 tree if set
@@ -45,3 +51,14 @@ for scale in log linear; do
         >/dev/null 2>&1
     echo "$out_dir/heatmap_$scale.svg  $out_dir/heatmap_$scale.png"
 done
+
+echo
+echo "== the crawl report (dashboards/setup.sh): result tables kept current as pages arrive"
+dashboards/setup.sh
+psql -X -q -v ON_ERROR_STOP=1 -f dashboards/test/maintained.sql
+if [ "${SIMHASH_DASHBOARD:-1}" = 0 ]; then
+    echo "== the crawl dashboard: skipped (SIMHASH_DASHBOARD=0)"
+else
+    echo "== the crawl dashboard (Evidence): build, serve, screenshots in headless Chromium"
+    dashboards/run.sh "${serve[@]}" "$out_dir/dashboard"
+fi

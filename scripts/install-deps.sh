@@ -15,6 +15,8 @@ packages=(
     python3-psycopg2                        # client type test and the differential test of the indexes
     libpostgresql-jdbc-java default-jdk-headless  # client type test: JDBC, javac
 )
+# The crawl dashboard (dashboards/) is built with node and npm; any node >= 18 will do.
+command -v npm >/dev/null || packages+=(nodejs npm)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -169,6 +169,15 @@ else
     tail -n 40 "$log_dir/demo.log"
     count 0 1 demo
 fi
+# The demo's check of the crawl dashboard (dashboards/run.sh) ends with "N passed, M failed".
+dashboard=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log_dir/demo.log" | tail -n1)
+if [ -n "$dashboard" ]; then
+    count "$(echo "$dashboard" | awk '{print $1}')" "$(echo "$dashboard" | awk '{print $3}')" "crawl dashboard"
+elif [ "${SIMHASH_DASHBOARD:-1}" = 0 ]; then
+    echo "crawl dashboard: skipped (SIMHASH_DASHBOARD=0)"; skip 1 "crawl dashboard"
+else
+    count 0 1 "crawl dashboard"
+fi
 
 # A step's log ends with "N passed, M failed[, K skipped]": count it under name.
 count_log() {

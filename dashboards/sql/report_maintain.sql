@@ -58,8 +58,6 @@ BEGIN
 
     INSERT INTO crawl_report.package_stats AS s (package, pages) VALUES (NEW.package, 1)
     ON CONFLICT (package) DO UPDATE SET pages = s.pages + 1;
-    UPDATE crawl_report.freshness SET refreshed_at = now(), pages = coalesce(pages, 0) + 1
-    WHERE part = 'duplicates';
 
     -- Lock, then look: an inserter of a page within k bits of NEW waits here until we commit.
     PERFORM simhash_lock_neighbourhood(NEW.sh, k);

@@ -31,7 +31,9 @@ CREATE TABLE crawl_report.settings (
 );
 INSERT INTO crawl_report.settings DEFAULT VALUES;
 
--- What each part of the report covers and when it was made: the dashboard shows it.
+-- What each part of the report covers and when it was made: the dashboard shows it. The trigger
+-- does not write here (one row that every insert updated would serialize all inserters), so for
+-- the duplicates, refreshed_at, pages and seconds are those of the last rebuild.
 CREATE TABLE crawl_report.freshness (
     part         text PRIMARY KEY,
     how          text NOT NULL,
