@@ -97,7 +97,8 @@ inserts() {  # inserts() CLIENTS TRANSACTIONS_EACH LABEL
         -t "$2" --random-seed=20261126 -f insert.sql postgres) >"$work/pgbench.out" 2>&1 ||
         { cat "$work/pgbench.out"; exit 1; }
     echo "$3: $(grep -Eo 'tps = [0-9.]+' "$work/pgbench.out") pages/s," \
-         "$(grep -Eo 'latency average = [0-9.]+ ms' "$work/pgbench.out")"
+         "$(grep -Eo 'latency average = [0-9.]+ ms' "$work/pgbench.out")," \
+         "$(grep -Eo 'number of failed transactions: [0-9]+' "$work/pgbench.out" || echo 'no failed transactions')"
 }
 q -c "ALTER TABLE public.pages DISABLE TRIGGER crawl_report_page_arrived"
 inserts 2 $((INSERTS / 4)) "$((INSERTS / 2)) pages without the report's trigger"
@@ -141,7 +142,7 @@ CREATE TABLE kept_groups AS SELECT * FROM crawl_report.exact_groups;
 SQL
 t0=$(date +%s%N)
 q -c "SELECT crawl_report.rebuild()" >/dev/null
-echo "crawl_report.rebuild() over $(q -c "SELECT count(*) FROM public.pages") pages: $(since "$t0") ms"
+echo "crawl_report.rebuild() over $(q -c "SELECT count(*) FROM public.pages") pages ($(q -c "SELECT count(*) FROM public.pages WHERE sh IS NULL") without a hash): $(since "$t0") ms"
 q <<'SQL'
 SELECT 'kept by the trigger vs rebuilt: '
     || (SELECT count(*) FROM ((TABLE kept_pairs EXCEPT TABLE crawl_report.near_pairs)

@@ -68,3 +68,21 @@ SELECT * FROM differences;
 DO $$ BEGIN RAISE EXCEPTION 'the tables kept by the trigger differ from a rebuild'; END $$;
 \endif
 ROLLBACK;
+
+-- A deleted page cannot be taken out of its cluster: the report says it is stale, until a rebuild.
+BEGIN;
+DELETE FROM public.pages WHERE id = (SELECT min(id) FROM crawl_report.dup_pages);
+SELECT stale_since IS NOT NULL AS stale_after_delete FROM crawl_report.freshness WHERE part = 'duplicates' \gset
+SELECT crawl_report.rebuild() AS pages_rebuilt \gset
+SELECT NOT EXISTS (SELECT FROM crawl_report.freshness WHERE part = 'duplicates' AND stale_since IS NOT NULL)
+    AS fresh_after_rebuild \gset
+\if :stale_after_delete
+\else
+DO $$ BEGIN RAISE EXCEPTION 'a deleted page did not mark the report stale'; END $$;
+\endif
+\if :fresh_after_rebuild
+\echo 'a deleted page marks the report stale until a rebuild'
+\else
+DO $$ BEGIN RAISE EXCEPTION 'a rebuild did not clear the stale mark'; END $$;
+\endif
+ROLLBACK;
