@@ -5,7 +5,8 @@
 # the legacy fingerprints; writes the heat maps (log and linear colour scale) as SVG and PNG into
 # $SIMHASH_DEMO_OUT (default ./demo-out). The pages are cached in $SIMHASH_DEMO_DIR (default
 # /var/tmp/simhash-demo) for the next run. Then it sets up the crawl report (dashboards/setup.sh),
-# checks that its trigger keeps it as a rebuild would, and builds and checks the crawl dashboard
+# checks that its trigger keeps it as a rebuild would and that the dashboard's role can only read,
+# and builds and checks the crawl dashboard
 # (dashboards/run.sh: screenshots in $SIMHASH_DEMO_OUT/dashboard; SIMHASH_DASHBOARD=0 skips it).
 #   scripts/demo.sh            # the demo, then exits (and stops its server)
 #   scripts/demo.sh --serve    # keeps the dashboard at http://127.0.0.1:4391/ until Ctrl-C
@@ -56,6 +57,7 @@ echo
 echo "== the crawl report (dashboards/setup.sh): result tables kept current as pages arrive"
 dashboards/setup.sh
 psql -X -q -v ON_ERROR_STOP=1 -f dashboards/test/maintained.sql
+psql -X -q -v ON_ERROR_STOP=1 -f dashboards/test/bi_role.sql 2>/dev/null
 if [ "${SIMHASH_DASHBOARD:-1}" = 0 ]; then
     echo "== the crawl dashboard: skipped (SIMHASH_DASHBOARD=0)"
 else
