@@ -7,16 +7,22 @@ SELECT extnamespace::regnamespace AS ext FROM pg_extension WHERE extname = 'simh
 SET search_path = pg_catalog, :"ext", pg_temp;
 \set QUIET on
 BEGIN;
--- Two clusters' representatives, and a page between them (flip half the bits that differ).
+-- The representatives of the two largest clusters.
 CREATE TEMP TABLE reps AS
 SELECT p.id, p.sh, p.package, p.url FROM crawl_report.clusters c JOIN public.pages p ON p.id = c.representative
 ORDER BY c.size DESC, c.cluster_id LIMIT 2;
+-- A crawler stores pages with no right on crawl_report: the trigger runs as the report's owner.
+CREATE ROLE report_test_crawler;
+GRANT INSERT ON public.pages TO report_test_crawler;
+GRANT SELECT ON reps TO report_test_crawler;
+SET ROLE report_test_crawler;
 -- one at a time: an exact copy, a 2-bit copy, a far page
 INSERT INTO public.pages (package, url, html, sh)
 SELECT package, url || '#copy', '', sh FROM reps ORDER BY id LIMIT 1;
 INSERT INTO public.pages (package, url, html, sh)
 SELECT package, url || '#near', '', (sh::bigint # 5)::simhash FROM reps ORDER BY id LIMIT 1;
 INSERT INTO public.pages (package, url, html, sh) VALUES ('new-site', 'deb://new-site/far.html', '', (-1)::bigint::simhash);
+RESET ROLE;
 -- in one statement: a copy of every page of a small cluster, each with two bits flipped, and two
 -- exact copies of one page
 INSERT INTO public.pages (package, url, html, sh)
