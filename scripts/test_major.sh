@@ -24,16 +24,8 @@ mkdir -p "$root/build"
 git ls-files -co --exclude-standard -z | tar -c --null -T - | tar -x -C "$root/build"
 chroot "$root" chown -R postgres /build    # the root's postgres: its uid need not be the host's
 
-mounted=()
-cleanup() {
-    local m
-    for m in "${mounted[@]}"; do umount -l "$m" 2>/dev/null; done
-}
-trap cleanup EXIT
-for m in proc dev dev/shm; do
-    if [ "$m" = proc ]; then mount -t proc proc "$root/proc"; else mount --bind "/$m" "$root/$m"; fi \
-        && mounted=("$root/$m" "${mounted[@]}")
-done
+. scripts/root_mounts.sh
+mount_root "$root"
 
 in_root() { chroot "$root" runuser -u postgres -- env -i PATH="$bindir:/usr/bin:/bin" HOME=/tmp "$@"; }
 

@@ -26,16 +26,8 @@ if [ ! -f "$root/.simhash-root-done" ]; then
     mv "$root.partial" "$root"
 fi
 
-mounted=()
-cleanup() {
-    local m
-    for m in "${mounted[@]}"; do umount -l "$m" 2>/dev/null; done
-}
-trap cleanup EXIT
-for m in proc dev dev/shm; do
-    if [ "$m" = proc ]; then mount -t proc proc "$root/proc"; else mount --bind "/$m" "$root/$m"; fi \
-        && mounted=("$root/$m" "${mounted[@]}")
-done
+. scripts/root_mounts.sh
+mount_root "$root"
 
 cp "$old_deb" "$new_deb" "$root/tmp/"
 chroot "$root" apt-get update -qq >/dev/null || fail "apt-get update failed"
