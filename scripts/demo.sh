@@ -4,13 +4,15 @@
 # packages (apt-get download, nothing installed) and prints a crawl report, with simhash compared to
 # the legacy fingerprints; writes the heat maps (log and linear colour scale) as SVG and PNG into
 # $SIMHASH_DEMO_OUT (default ./demo-out). The pages are cached in $SIMHASH_DEMO_DIR (default
-# /var/tmp/simhash-demo) for the next run.
+# /var/tmp/simhash-demo) for the next run. PG_CONFIG picks another PostgreSQL; SIMHASH_SKIP_DEPS=1
+# skips installing Debian 12's packages (scripts/test_major.sh runs the demo on another major in a
+# root of another release, which holds what the demo needs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "$(id -u)" != 0 ]; then exec sudo -E "$0" "$@"; fi
 
-scripts/install-deps.sh
-export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}   # another PostgreSQL 15 tree if set
+[ "${SIMHASH_SKIP_DEPS:-}" = 1 ] || scripts/install-deps.sh
+export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 export PATH="$($PG_CONFIG --bindir):$PATH"
 export PG_BINDIR=$($PG_CONFIG --bindir)
 

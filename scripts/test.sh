@@ -155,16 +155,7 @@ banner "the demo (scripts/demo.sh)"
 demo_out="$log_dir/demo-out"
 if SIMHASH_DEMO_OUT="$demo_out" scripts/demo.sh >"$log_dir/demo.log" 2>&1; then
     tail -n 8 "$log_dir/demo.log"
-    demo_ok=1
-    for scale in log linear; do
-        png="$demo_out/heatmap_$scale.png"
-        if [ -s "$png" ] && [ "$(head -c 8 "$png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
-            echo "$png: $(stat -c %s "$png") bytes"
-        else
-            echo "$png is missing, empty or not a PNG"; demo_ok=0
-        fi
-    done
-    count "$demo_ok" $((1 - demo_ok)) demo
+    if scripts/check_demo_out.sh "$demo_out"; then count 1 0 demo; else count 0 1 demo; fi
 else
     tail -n 40 "$log_dir/demo.log"
     count 0 1 demo
