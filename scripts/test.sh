@@ -205,9 +205,9 @@ while read -r _ from to; do
     [ -n "$from_deb" ] && [ -n "$to_deb" ] || continue
     banner "pg_upgrade from PostgreSQL $from to $to"
     scripts/test_pg_upgrade.sh "$from" "$(suite_of "$from")" "$from_deb" "$to" "$(suite_of "$to")" "$to_deb" \
-        </dev/null >"$log_dir/pg_upgrade.log" 2>&1
-    tail -n 16 "$log_dir/pg_upgrade.log"
-    count_log "$log_dir/pg_upgrade.log" "pg_upgrade from $from to $to"
+        </dev/null >"$log_dir/pg_upgrade$from-$to.log" 2>&1
+    tail -n 16 "$log_dir/pg_upgrade$from-$to.log"
+    count_log "$log_dir/pg_upgrade$from-$to.log" "pg_upgrade from $from to $to"
 done < <(grep '^pg_upgrade' scripts/pg_versions.conf)
 
 finish
