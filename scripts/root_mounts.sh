@@ -1,6 +1,6 @@
-# Sourced by the scripts that run a server inside a Debian root (scripts/pgroot.sh): a server
-# there needs /proc, /dev and /dev/shm (its shared memory), and some packages' scripts (java's)
-# need /proc.
+# Sourced by every script that enters a Debian root (scripts/pgroot.sh, the pg_upgrade roots): a
+# server there needs /proc, /dev and /dev/shm (its shared memory), and some packages' scripts
+# (java's) need /proc.
 #   . scripts/root_mounts.sh
 #   mount_root ROOT [DIR...]    also bind-mounts each host DIR at the same path in ROOT
 # mount_root unmounts everything again when the script exits (its EXIT trap); a script with more

@@ -37,7 +37,7 @@ if [[ $what == *" demo "* ]]; then
 fi
 
 . scripts/root_mounts.sh
-mount_root "$root" $demo_pages
+mount_root "$root" ${demo_pages:+"$demo_pages"}
 
 in_root() { chroot "$root" runuser -u postgres -- env -i PATH="$bindir:/usr/bin:/bin" HOME=/tmp "$@"; }
 
