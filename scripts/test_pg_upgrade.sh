@@ -57,7 +57,10 @@ as_pg "$ob/initdb -D old $initdb_opts >/dev/null &&
 as_pg "$nb/initdb -D new $initdb_opts >/dev/null &&
        $nb/pg_upgrade -b $ob -B $nb -d old -D new -U postgres --check >check.log &&
        $nb/pg_upgrade -b $ob -B $nb -d old -D new -U postgres >upgrade.log" \
-    || { cat "$root$dir"/check.log "$root$dir"/upgrade.log 2>/dev/null | tail -n 30; fail "pg_upgrade failed"; }
+    || { cat "$root$dir"/check.log "$root$dir"/upgrade.log 2>/dev/null | tail -n 30
+         # pg_upgrade names its logs; the error itself is in them (a refused statement of the restore).
+         grep -h -E 'ERROR: |error: ' "$root$dir"/new/pg_upgrade_output.d/*/log/*.log 2>/dev/null | head -n 5
+         fail "pg_upgrade failed"; }
 grep -E 'Upgrade Complete|Clusters are compatible' "$root$dir"/check.log "$root$dir"/upgrade.log
 as_pg "$nb/pg_ctl -D new -l new.log $opts -w start >/dev/null &&
        $nb/$psql -f answers.sql >after.txt; rc=\$?;
