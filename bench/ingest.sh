@@ -5,7 +5,10 @@
 # runs the same writers for T seconds while sampling every S seconds radius k = 3/5/8 and KNN-10
 # p50/p99 over NQ queries and the index's state; at the end REINDEXes the same rows and times the
 # fresh index again: query ratios and size against it, insert rate and p99 insert latency against
-# the baseline, write amplification (rows written into runs / rows inserted).
+# the baseline, write amplification (rows written into runs / rows inserted). Every query set also
+# runs on crawl_ref, the N first rows with a fresh index that no writer touches: its slowdown at a
+# sample is what the writers' load alone costs (2 busy writers on a 2-core machine), and the last
+# lines divide it out of the growing index's ratio to REINDEX.
 #
 #   bench/ingest.sh N W T S          e.g. bench/ingest.sh 1000000 2 180 30
 #
@@ -65,12 +68,23 @@ BEGIN
     SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x), percentile_cont(0.99) WITHIN GROUP (ORDER BY x)
     INTO p50_ms, p99_ms FROM unnest(ms) x;
 END $$;
+-- The query sets on the growing table, then on crawl_ref (prefix ref_): the N first rows with a
+-- fresh index that no writer touches, timed under the same load, so that the slowdown the index's
+-- state causes can be told from the one two busy writers cause on a small machine.
 CREATE FUNCTION sample(p_at int) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE tab text; prefix text;
 BEGIN
-    INSERT INTO samples SELECT p_at, 'radius_' || k, t.* FROM unnest(ARRAY[3, 5, 8]) k,
-        time_set('SELECT id FROM crawl WHERE hamming(sh, $1) <= ' || k, k) t;
-    INSERT INTO samples SELECT p_at, 'knn_10', t.* FROM time_set('SELECT id FROM crawl ORDER BY sh <-> $1 LIMIT 10', 10) t;
+    FOREACH tab IN ARRAY ARRAY['crawl', 'crawl_ref'] LOOP
+        prefix := CASE tab WHEN 'crawl' THEN '' ELSE 'ref_' END;
+        INSERT INTO samples SELECT p_at, prefix || 'radius_' || k, t.* FROM unnest(ARRAY[3, 5, 8]) k,
+            time_set('SELECT id FROM ' || tab || ' WHERE hamming(sh, $1) <= ' || k, k) t;
+        INSERT INTO samples SELECT p_at, prefix || 'knn_10', t.*
+            FROM time_set('SELECT id FROM ' || tab || ' ORDER BY sh <-> $1 LIMIT 10', 10) t;
+    END LOOP;
 END $$;
+CREATE FUNCTION p50(p_at int, p_set text) RETURNS numeric LANGUAGE sql AS $$
+    SELECT round(p50_ms::numeric, 3) FROM samples WHERE at_s = p_at AND query_set = p_set
+$$;
 -- Pending (unsorted) rows, runs and rows written into runs so far.
 CREATE FUNCTION index_state(OUT pending bigint, OUT runs int, OUT inserted bigint, OUT written bigint)
 LANGUAGE plpgsql AS $$
@@ -111,7 +125,9 @@ log "building the index"
 t0=$(date +%s.%N)
 sql -c "CREATE INDEX crawl_mih ON crawl USING simhash_mih (sh) $INDEX_WITH" -c "ANALYZE crawl"
 build_s=$(echo "$(date +%s.%N) - $t0" | bc)
-sql -c "SELECT pg_prewarm('crawl_mih'), pg_prewarm('crawl')" >/dev/null
+sql -c "CREATE TABLE crawl_ref AS SELECT * FROM crawl" \
+    -c "CREATE INDEX crawl_ref_mih ON crawl_ref USING simhash_mih (sh) $INDEX_WITH" -c "VACUUM ANALYZE crawl_ref"
+sql -c "SELECT pg_prewarm('crawl_mih'), pg_prewarm('crawl'), pg_prewarm('crawl_ref_mih'), pg_prewarm('crawl_ref')" >/dev/null
 sql -c "SELECT sample(0)" >/dev/null
 size0=$(sql -c "SELECT pg_relation_size('crawl_mih')")
 
@@ -119,17 +135,14 @@ log "writers with the index: $W for $T s, sampling every $S s"
 run_writers "$T" indexed
 start=$(date +%s)
 echo
-echo "| s | rows | pending | runs | radius 3 p50 | radius 5 p50 | radius 8 p50 | KNN-10 p50 | KNN-10 p99 |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| s | rows | pending | runs | radius 3 p50 | radius 5 p50 | radius 8 p50 | KNN-10 p50 | KNN-10 p99 | fresh index, same load: r3 / r5 / r8 / KNN p50 |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 line() {
-    sql -c "SELECT format('| %s | %s | %s | %s | %s | %s | %s | %s | %s |', $1, (SELECT count(*) FROM crawl), st.pending, st.runs,
-        round(r3.p50_ms::numeric, 3), round(r5.p50_ms::numeric, 3), round(r8.p50_ms::numeric, 3),
-        round(kn.p50_ms::numeric, 3), round(kn.p99_ms::numeric, 3))
-        FROM index_state() st,
-        (SELECT * FROM samples WHERE at_s = $1 AND query_set = 'radius_3') r3,
-        (SELECT * FROM samples WHERE at_s = $1 AND query_set = 'radius_5') r5,
-        (SELECT * FROM samples WHERE at_s = $1 AND query_set = 'radius_8') r8,
-        (SELECT * FROM samples WHERE at_s = $1 AND query_set = 'knn_10') kn"
+    sql -c "SELECT format('| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s / %s / %s |', $1, (SELECT count(*) FROM crawl),
+        st.pending, st.runs, p50($1, 'radius_3'), p50($1, 'radius_5'), p50($1, 'radius_8'), p50($1, 'knn_10'),
+        (SELECT round(p99_ms::numeric, 3) FROM samples WHERE at_s = $1 AND query_set = 'knn_10'),
+        p50($1, 'ref_radius_3'), p50($1, 'ref_radius_5'), p50($1, 'ref_radius_8'), p50($1, 'ref_knn_10'))
+        FROM index_state() st"
 }
 line 0
 while kill -0 "$writers" 2>/dev/null; do
@@ -173,3 +186,12 @@ echo "worst sample p50 / REINDEX p50 while writing:"
 sql -c "SELECT format('%s: %sx (at %s s)', s.query_set, round((s.p50_ms / r.p50_ms)::numeric, 2), s.at_s)
         FROM (SELECT DISTINCT ON (query_set) * FROM samples WHERE at_s > 0 ORDER BY query_set, p50_ms DESC) s
         JOIN samples r ON r.query_set = s.query_set AND r.at_s = -1 ORDER BY 1"
+echo
+echo "worst sample while writing, its ratio to REINDEX divided by the fresh reference index's slowdown under the same load at that moment:"
+sql -c "SELECT format('%s: %sx (at %s s)', query_set, round(f::numeric, 2), at_s) FROM (
+            SELECT DISTINCT ON (s.query_set) s.query_set, s.at_s, (s.p50_ms / r.p50_ms) / (rs.p50_ms / rr.p50_ms) AS f
+            FROM samples s
+            JOIN samples r ON r.query_set = s.query_set AND r.at_s = -1
+            JOIN samples rs ON rs.query_set = 'ref_' || s.query_set AND rs.at_s = s.at_s
+            JOIN samples rr ON rr.query_set = rs.query_set AND rr.at_s = -1
+            WHERE s.at_s > 0 ORDER BY s.query_set, f DESC) w ORDER BY 1"

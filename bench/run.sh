@@ -8,7 +8,9 @@
 # Uses the server in PGHOST/PGPORT if set, else starts a throwaway one (scripts/pgtmp.sh) with the
 # installed extension. Environment: SEED=42 NQ=1000 KS="3 5 8" BUDGET_S=60 (per query set: slow
 # methods run at least 20 queries, then stop after BUDGET_S seconds) BENCH_DB=simhash_bench,
-# SIMHASH_WORKLOAD=uniform for uniform random rows and queries (bench/gen/workload.cpp).
+# SIMHASH_WORKLOAD=uniform for uniform random rows and queries (bench/gen/workload.cpp),
+# BENCH_RESULTS=FILE also writes the results as tab-separated lines (method, query set, p50 ms,
+# p99 ms, recall) for another script to compare (bench/majors.sh).
 # The data stays in BENCH_DB between runs (reloaded when N, SEED or NQ change).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,6 +40,7 @@ fi
 
 sql() { PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -At -d "$DB" "$@"; }
 now() { date +%s.%N; }
+since() { awk -v t0="$1" -v t1="$(now)" 'BEGIN { printf "%.3f", t1 - t0 }'; }   # seconds since $1
 log() { echo "[$(date +%T)] $*" >&2; }
 
 psql -X -q -At -d postgres -c "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1 ||
@@ -65,7 +68,7 @@ if [ "$(sql -c "SELECT count(*) FROM bench_data WHERE n = $N AND seed = $SEED AN
     # The checkpoint writes the load out now, not during the first query sets.
     sql -c "CREATE INDEX ON bench_truth (qid, id)" -c "DROP TABLE staging" -c "VACUUM ANALYZE" -c "CHECKPOINT" \
         -c "INSERT INTO bench_data VALUES ($N, $SEED, $NQ, $KMAX, '$WORKLOAD')"
-    log "loaded in $(printf '%.1f' "$(echo "$(now) - $t0" | bc)") s"
+    log "loaded in $(printf '%.1f' "$(since "$t0")") s"
 fi
 
 sql -c "CREATE TABLE IF NOT EXISTS bench_results (method text, query_set text, queries bigint,
@@ -83,7 +86,7 @@ grep -v '^\s*#' "$here/methods.conf" | grep -v '^\s*$' | while IFS='|' read -r n
     if [ -n "$ddl" ]; then
         t0=$(now)
         sql -c "$ddl"
-        build_s=$(echo "$(now) - $t0" | bc)
+        build_s=$(since "$t0")
         index_mb=$(sql -c "SELECT round(pg_relation_size('bench_idx') / 1048576.0, 1)")
         sql -c "ANALYZE bench_table" -c "SELECT pg_prewarm('bench_idx')" >/dev/null
     fi
@@ -124,3 +127,5 @@ sql -c "
         LEFT JOIN bench_results r ON r.method = m.method AND r.query_set = s.query_set
         LEFT JOIN bench_results b ON b.method = 'seqscan' AND b.query_set = s.query_set
         GROUP BY m.method, m.build_s, m.index_mb ORDER BY m.method <> 'seqscan', m.method) rows"
+[ -z "${BENCH_RESULTS:-}" ] ||
+    sql -c "\copy (SELECT method, query_set, p50_ms, p99_ms, recall FROM bench_results ORDER BY 1, 2) TO '$BENCH_RESULTS'"

@@ -4,10 +4,12 @@
 # packages (apt-get download, nothing installed) and prints a crawl report, with simhash compared to
 # the legacy fingerprints; writes the heat maps (log and linear colour scale) as SVG and PNG into
 # $SIMHASH_DEMO_OUT (default ./demo-out). The pages are cached in $SIMHASH_DEMO_DIR (default
-# /var/tmp/simhash-demo) for the next run. Then it sets up the crawl report (dashboards/setup.sh),
-# checks that its trigger keeps it as a rebuild would and that the dashboard's role can only read,
-# and builds and checks the crawl dashboard
-# (dashboards/run.sh: screenshots in $SIMHASH_DEMO_OUT/dashboard; SIMHASH_DASHBOARD=0 skips it).
+# /var/tmp/simhash-demo) for the next run. PG_CONFIG picks another PostgreSQL; SIMHASH_SKIP_DEPS=1
+# skips installing Debian 12's packages (scripts/test_major.sh runs the demo on another major in a
+# root of another release, which holds what the demo needs). Then it sets up the crawl report
+# (dashboards/setup.sh), checks that its trigger keeps it as a rebuild would and that the
+# dashboard's role can only read, and builds and checks the crawl dashboard (dashboards/run.sh:
+# screenshots in $SIMHASH_DEMO_OUT/dashboard; SIMHASH_DASHBOARD=0 skips it).
 #   scripts/demo.sh            # the demo, then exits (and stops its server)
 #   scripts/demo.sh --serve    # keeps the dashboard at http://127.0.0.1:4391/ until Ctrl-C
 set -euo pipefail
@@ -16,8 +18,8 @@ if [ "$(id -u)" != 0 ]; then exec sudo -E "$0" "$@"; fi
 serve=()
 if [ "${1:-}" = --serve ]; then serve=(--serve); fi
 
-scripts/install-deps.sh
-export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}   # another PostgreSQL 15 tree if set
+[ "${SIMHASH_SKIP_DEPS:-}" = 1 ] || scripts/install-deps.sh
+export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 export PATH="$($PG_CONFIG --bindir):$PATH"
 export PG_BINDIR=$($PG_CONFIG --bindir)
 

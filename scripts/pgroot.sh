@@ -42,8 +42,8 @@ if [ -f "$done_file" ]; then
     for p in "${packages[@]}"; do grep -qx "$p" "$done_file" || missing+=("$p"); done
     if [ ${#missing[@]} -gt 0 ]; then
         # Some packages' scripts need /proc (java does).
-        mount -t proc proc "$root/proc"
-        trap 'umount -l "$root/proc"' EXIT
+        . "$(dirname "$0")/root_mounts.sh"
+        mount_root "$root"
         chroot "$root" dpkg --configure -a >&2
         chroot "$root" apt-get update -qq >&2
         chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \

@@ -155,16 +155,7 @@ banner "the demo (scripts/demo.sh)"
 demo_out="$log_dir/demo-out"
 if SIMHASH_DEMO_OUT="$demo_out" scripts/demo.sh >"$log_dir/demo.log" 2>&1; then
     tail -n 8 "$log_dir/demo.log"
-    demo_ok=1
-    for scale in log linear; do
-        png="$demo_out/heatmap_$scale.png"
-        if [ -s "$png" ] && [ "$(head -c 8 "$png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
-            echo "$png: $(stat -c %s "$png") bytes"
-        else
-            echo "$png is missing, empty or not a PNG"; demo_ok=0
-        fi
-    done
-    count "$demo_ok" $((1 - demo_ok)) demo
+    if scripts/check_demo_out.sh "$demo_out"; then count 1 0 demo; else count 0 1 demo; fi
 else
     tail -n 40 "$log_dir/demo.log"
     count 0 1 demo
@@ -223,9 +214,9 @@ while read -r _ from to; do
     [ -n "$from_deb" ] && [ -n "$to_deb" ] || continue
     banner "pg_upgrade from PostgreSQL $from to $to"
     scripts/test_pg_upgrade.sh "$from" "$(suite_of "$from")" "$from_deb" "$to" "$(suite_of "$to")" "$to_deb" \
-        </dev/null >"$log_dir/pg_upgrade.log" 2>&1
-    tail -n 16 "$log_dir/pg_upgrade.log"
-    count_log "$log_dir/pg_upgrade.log" "pg_upgrade from $from to $to"
+        </dev/null >"$log_dir/pg_upgrade$from-$to.log" 2>&1
+    tail -n 16 "$log_dir/pg_upgrade$from-$to.log"
+    count_log "$log_dir/pg_upgrade$from-$to.log" "pg_upgrade from $from to $to"
 done < <(grep '^pg_upgrade' scripts/pg_versions.conf)
 
 finish

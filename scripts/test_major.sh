@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # Builds and tests simhash against PostgreSQL MAJOR inside its Debian root (scripts/pgroot.sh):
 # the build with warnings as errors, then, as the postgres user of the root, pg_regress and the
-# scripted tests (test/scripts/*.sh) against a throwaway server, and the TAP tests. The last line
-# is "N passed, M failed" for this major (", K skipped" after it when a scripted test skipped).
-#   scripts/test_major.sh MAJOR SUITE [regress] [scripts] [tap]
+# scripted tests (test/scripts/*.sh) against a throwaway server, the TAP tests, and the demo
+# (scripts/demo.sh). The last line is "N passed, M failed" for this major (", K skipped" after it
+# when a scripted test skipped).
+#   scripts/test_major.sh MAJOR SUITE [regress] [scripts] [tap] [demo]
 set -uo pipefail
 cd "$(dirname "$0")/.."
-major=${1:?usage: test_major.sh MAJOR SUITE [regress] [scripts] [tap]}
-suite=${2:?usage: test_major.sh MAJOR SUITE [regress] [scripts] [tap]}
+usage="usage: test_major.sh MAJOR SUITE [regress] [scripts] [tap] [demo]"
+major=${1:?$usage}
+suite=${2:?$usage}
 shift 2
 what=" $* "
 
-# The scripted tests' clients: psycopg2, JDBC, and Chromium for the heat map.
+# The scripted tests' clients: psycopg2, JDBC, and Chromium for the heat map (the demo's too).
 extra=()
 [[ $what == *" scripts "* ]] && extra=(python3 python3-psycopg2 default-jdk-headless libpostgresql-jdbc-java chromium)
+[[ $what == *" demo "* ]] && extra+=(chromium)
 root=$(scripts/pgroot.sh "$major" "$suite" "${extra[@]}") || { echo "0 passed, 1 failed"; exit 1; }
 bindir=/usr/lib/postgresql/$major/bin
 pgxs=/usr/lib/postgresql/$major/lib/pgxs
@@ -24,16 +27,17 @@ mkdir -p "$root/build"
 git ls-files -co --exclude-standard -z | tar -c --null -T - | tar -x -C "$root/build"
 chroot "$root" chown -R postgres /build    # the root's postgres: its uid need not be the host's
 
-mounted=()
-cleanup() {
-    local m
-    for m in "${mounted[@]}"; do umount -l "$m" 2>/dev/null; done
-}
-trap cleanup EXIT
-for m in proc dev dev/shm; do
-    if [ "$m" = proc ]; then mount -t proc proc "$root/proc"; else mount --bind "/$m" "$root/$m"; fi \
-        && mounted=("$root/$m" "${mounted[@]}")
-done
+# The demo's pages are those of the host's demo, Debian 12's documentation packages, fetched by the
+# host's apt into the host's cache (which the root sees at the same path): the same pages on every
+# major, and no download when the host's demo ran first.
+demo_pages=
+if [[ $what == *" demo "* ]]; then
+    demo_pages=${SIMHASH_DEMO_DIR:-/var/tmp/simhash-demo}
+    demo/fetch_pages.sh "$demo_pages" >/dev/null || { echo "the demo's pages could not be fetched"; echo "0 passed, 1 failed"; exit 1; }
+fi
+
+. scripts/root_mounts.sh
+mount_root "$root" ${demo_pages:+"$demo_pages"}
 
 in_root() { chroot "$root" runuser -u postgres -- env -i PATH="$bindir:/usr/bin:/bin" HOME=/tmp "$@"; }
 
@@ -95,6 +99,22 @@ if [[ $what == *" tap "* ]]; then
     [ "$rc" = 0 ] || grep -E '^#' "$root/build/tap.log" | tail -n 40
     echo "TAP on $major: $((tests - bad)) passed, $bad failed"
     passed=$((passed + tests - bad)); failed=$((failed + bad))
+fi
+# The README's first command as a newcomer on this major runs it, as root: it builds, installs,
+# starts its own server, and must write both heat maps. The crawl report's SQL runs there too; the
+# dashboard's Evidence build needs node and npm, which the root has not, and is the host's to test.
+if [[ $what == *" demo "* ]]; then
+    rm -rf "$root/tmp/simhash-demo-out"
+    chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root SIMHASH_SKIP_DEPS=1 SIMHASH_DASHBOARD=0 \
+        PG_CONFIG="$bindir/pg_config" SIMHASH_DEMO_DIR="$demo_pages" SIMHASH_DEMO_OUT=/tmp/simhash-demo-out \
+        bash -c "cd /build && scripts/demo.sh" >"$root/build/demo.log" 2>&1
+    rc=$?
+    tail -n "$([ "$rc" = 0 ] && echo 8 || echo 40)" "$root/build/demo.log"
+    if [ "$rc" = 0 ] && scripts/check_demo_out.sh "$root/tmp/simhash-demo-out"; then
+        passed=$((passed + 1)); echo "the demo on $major: passed"
+    else
+        failed=$((failed + 1)); echo "the demo on $major: FAILED"
+    fi
 fi
 echo "$passed passed, $failed failed$([ "$skipped" = 0 ] || echo ", $skipped skipped")"
 [ "$failed" = 0 ]

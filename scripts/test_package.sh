@@ -17,17 +17,9 @@ for tool in cc gcc g++ clang make; do
     chroot "$root" sh -c "command -v $tool" >/dev/null && fail "the clean root has $tool"
 done
 
-mounted=()
-cleanup() {
-    local m
-    for m in "${mounted[@]}"; do umount -l "$m" 2>/dev/null; done
-    rm -rf "$root/tmp/simhash-installcheck"
-}
-trap cleanup EXIT
-for m in proc dev dev/shm; do
-    if [ "$m" = proc ]; then mount -t proc proc "$root/proc"; else mount --bind "/$m" "$root/$m"; fi \
-        && mounted=("$root/$m" "${mounted[@]}")
-done
+. scripts/root_mounts.sh
+mount_root "$root"
+trap 'unmount_root; rm -rf "$root/tmp/simhash-installcheck"' EXIT
 
 # The package replaces whatever version an earlier run installed; apt brings its dependencies.
 cp "$deb" "$root/tmp/"

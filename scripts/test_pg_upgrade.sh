@@ -26,16 +26,8 @@ if [ ! -f "$root/.simhash-root-done" ]; then
     mv "$root.partial" "$root"
 fi
 
-mounted=()
-cleanup() {
-    local m
-    for m in "${mounted[@]}"; do umount -l "$m" 2>/dev/null; done
-}
-trap cleanup EXIT
-for m in proc dev dev/shm; do
-    if [ "$m" = proc ]; then mount -t proc proc "$root/proc"; else mount --bind "/$m" "$root/$m"; fi \
-        && mounted=("$root/$m" "${mounted[@]}")
-done
+. scripts/root_mounts.sh
+mount_root "$root"
 
 cp "$old_deb" "$new_deb" "$root/tmp/"
 chroot "$root" apt-get update -qq >/dev/null || fail "apt-get update failed"
@@ -54,15 +46,21 @@ nb=/usr/lib/postgresql/$new/bin
 opts="-o \"-p 5432 -k $dir -c listen_addresses=''\""
 psql="psql -X -q -v ON_ERROR_STOP=1 -h $dir -p 5432 -U postgres -d postgres"
 
-as_pg "$ob/initdb -D old -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null &&
+# Both clusters with data checksums, the default from 18 on (pg_upgrade needs the same on both
+# sides); every page the upgraded server reads is verified.
+initdb_opts="-U postgres --auth=trust -E UTF8 --locale=C.UTF-8 --data-checksums"
+as_pg "$ob/initdb -D old $initdb_opts >/dev/null &&
        $ob/pg_ctl -D old -l old.log $opts -w start >/dev/null &&
        $ob/$psql -f setup.sql && $ob/$psql -f answers.sql >before.txt; rc=\$?;
        $ob/pg_ctl -D old -m fast -w stop >/dev/null; exit \$rc" || fail "the crawl of PostgreSQL $old was not set up"
 # The new cluster as the old one was made; pg_upgrade checks first, then upgrades (copying files).
-as_pg "$nb/initdb -D new -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null &&
+as_pg "$nb/initdb -D new $initdb_opts >/dev/null &&
        $nb/pg_upgrade -b $ob -B $nb -d old -D new -U postgres --check >check.log &&
        $nb/pg_upgrade -b $ob -B $nb -d old -D new -U postgres >upgrade.log" \
-    || { cat "$root$dir"/check.log "$root$dir"/upgrade.log 2>/dev/null | tail -n 30; fail "pg_upgrade failed"; }
+    || { cat "$root$dir"/check.log "$root$dir"/upgrade.log 2>/dev/null | tail -n 30
+         # pg_upgrade names its logs; the error itself is in them (a refused statement of the restore).
+         grep -h -E 'ERROR: |error: ' "$root$dir"/new/pg_upgrade_output.d/*/log/*.log 2>/dev/null | head -n 5
+         fail "pg_upgrade failed"; }
 grep -E 'Upgrade Complete|Clusters are compatible' "$root$dir"/check.log "$root$dir"/upgrade.log
 as_pg "$nb/pg_ctl -D new -l new.log $opts -w start >/dev/null &&
        $nb/$psql -f answers.sql >after.txt; rc=\$?;

@@ -156,5 +156,23 @@ SELECT runs FROM simhash_mih_state('rt_mih');
 RESET ROLE;
 DROP ROLE regress_simhash_runs;
 SELECT simhash_mih_merge('rt');
-DROP TABLE rt, rq;
+
+-- A tier's merge takes its FANIN (4) smallest runs, not all of the tier: the index's first run
+-- (100,000 rows) shares tier 2 (74,496 to 297,983 rows at a limit of 4,656) with the runs that 16
+-- flushes each make, and with it the tier would exceed what an inserter merges (64 limits), so
+-- runs would pile up until a VACUUM; without it, the four made by 64 flushes become one of tier 3.
+CREATE TABLE rb (id int, sh simhash) WITH (autovacuum_enabled = off);
+INSERT INTO rb SELECT i, ('x' || substr(md5('b' || i), 1, 16))::bit(64)::simhash FROM generate_series(1, 100000) i;
+CREATE INDEX rb_mih ON rb USING simhash_mih (sh) WITH (pending_limit = 64);
+DO $$
+BEGIN
+    FOR b IN 1..300 LOOP
+        INSERT INTO rb SELECT 100000 + b * 1000 + i, ('x' || substr(md5('b' || b || '/' || i), 1, 16))::bit(64)::simhash
+        FROM generate_series(1, 1000) i;
+    END LOOP;
+END $$;
+SELECT tier, rows FROM simhash_mih_runs('rb_mih') ORDER BY rows DESC;
+SELECT pending_rows FROM simhash_mih_state('rb_mih');
+SELECT blocks, sorted_rows, live_sorted_rows, pending_rows FROM simhash_mih_check('rb_mih');
+DROP TABLE rt, rq, rb;
 DROP FUNCTION runs_radius_mismatches(int), runs_knn_mismatches(int), runs_all_mismatches(), runs_load(text);

@@ -1,7 +1,8 @@
 # A damaged simhash_mih index fails fast and clearly: with the server stopped, the index file is
 # damaged in one way at a time (a chain that loops, a link past the end, a wrong magic number, a
 # table page of another kind, a directory page that claims too many entries, a truncated file, key
-# pages of a compact index whose header claims more values than fit).
+# pages of a compact index whose header claims more values than fit, a filter page that claims too
+# many words or lost its bits).
 # Every operation then either still works or ends with index_corrupted (XX002) naming the index
 # and hinting REINDEX — never another error, a hang (statement_timeout is the fence), or a crash —
 # and the operations that must read the damaged part do end with XX002. REINDEX repairs it.
@@ -15,7 +16,8 @@ use constant BLCKSZ => 8192;
 # Page layout (src/pg/index_am/mih_am.h): the opaque (kind u16, nitems u16, next u32) ends the
 # page; the meta page's fields (MihMeta, layout 3) start after the 24-byte page header.
 use constant { OPAQUE => BLCKSZ - 8, META_MAGIC => 24, META_PENDING_HEAD => 48 };
-use constant { KIND_TABLE0 => 2, KIND_FENCE => 4, KIND_PENDING => 5, KIND_FREE => 6, KIND_KEYS => 8 };
+use constant { KIND_TABLE0 => 2, KIND_FENCE => 4, KIND_PENDING => 5, KIND_FREE => 6, KIND_KEYS => 8,
+    KIND_FILTER => 9 };
 # A key page (src/pg/index_am/mih_am_keys.h) begins with first (u32) and nvalues (u16).
 use constant KEYS_NVALUES => 28;
 # A table 0 page holds 582 hashes (u64) after the page header, then their tids (block u32 as two
@@ -137,6 +139,16 @@ my @cases = (
             write_at($b * BLCKSZ + KEYS_NVALUES, pack('S', 60000)) if kind_of($b) == KIND_KEYS;
         }
       }, [qw(radius_probing check check_heap)], 'WITH (compact = on)' ],
+    [ 'a filter page claiming more words than fit', sub {
+        my $b = first_of_kind(KIND_FILTER);
+        write_at($b * BLCKSZ + OPAQUE + 2, pack('S', 60000));
+      }, [qw(radius radius_probing knn check check_heap)] ],
+    # A filter page's words cleared: its structure is sound, but probes would skip rows that are
+    # there; the check, which tests every row's block value against the filters, finds it.
+    [ 'a filter page that lost its bits', sub {
+        my $b = first_of_kind(KIND_FILTER);
+        write_at($b * BLCKSZ + 24, "\0" x 8000);
+      }, [qw(check check_heap)] ],
     # The first row of a table 0 page loses its tid (posid 0: what VACUUM writes for a dead row),
     # so a live row is missing from the index: the structure is sound, only the heap side sees it.
     [ 'a live row missing from table 0', sub {

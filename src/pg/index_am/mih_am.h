@@ -13,6 +13,9 @@
  *                           rows grouped by block j instead (mih_am_keys.h)
  *     fence pages           per table, a chain of (block value of the page's first entry, page)
  *                           for each of its pages in order: the table's directory
+ *     filter pages          per table of a run small enough, a chain holding a bitmap of the
+ *                           block values present (mih_am_filter.c): most probes of such a run
+ *                           end in memory
  *   pending pages           (hash, tid) inserted since the last flush, unsorted, a chain; the
  *                           sealed chain is the same while a flush writes it as a run
  *   NULL pages              (unused, tid) of the rows whose hash is NULL, a chain: only a scan
@@ -59,6 +62,7 @@
 #define MIH_PAGE_FREE		6
 #define MIH_PAGE_NULLS		7
 #define MIH_PAGE_KEYS		8	/* tables 1..m-1 of a compact index */
+#define MIH_PAGE_FILTER		9	/* a run's block filter (mih_am_filter.c) */
 
 typedef struct MihPageOpaque
 {
@@ -83,6 +87,8 @@ typedef struct MihFence
 } MihFence;
 
 #define MIH_FENCES_PER_PAGE	(MIH_DATA_BYTES / sizeof(MihFence))
+/* filter pages: uint64 words of the bitmap */
+#define MIH_FILTER_WORDS_PER_PAGE	(MIH_DATA_BYTES / sizeof(uint64))
 
 #define MihPageGetOpaque(page)	((MihPageOpaque *) PageGetSpecialPointer(page))
 #define MihPageHashes(page)		((uint64 *) PageGetContents(page))
@@ -100,6 +106,8 @@ typedef struct MihRun
 	uint64		nrows;			/* entries in each of its tables, dead ones included */
 	uint32		table_pages[MIH_MAX_TABLES];
 	BlockNumber fence_head[MIH_MAX_TABLES];	/* the first page of each table's directory */
+	BlockNumber filter_head[MIH_MAX_TABLES];	/* the first page of each table's filter */
+	uint32		filter_bits;	/* log2 of the bits of each filter; 0: the run has none */
 } MihRun;
 
 /* Size tiers (mih_am_merge.c) keep far fewer runs; the meta page has room for this many. */
@@ -168,6 +176,8 @@ typedef struct MihDirectory
 	BlockNumber *blocks[MIH_MAX_TABLES];
 	/* the shared buffer each page was last found in: ReadRecentBuffer skips the mapping lookup */
 	Buffer	   *recent[MIH_MAX_TABLES];
+	uint64	   *filter[MIH_MAX_TABLES];	/* NULL: the run has no filters */
+	int			filter_shift[MIH_MAX_TABLES];	/* block value >> shift: its bit in the filter */
 } MihDirectory;
 
 /*
@@ -213,6 +223,24 @@ extern void mih_free_page(Relation index, BlockNumber blkno);
 extern void mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, int m,
 							 bool compact, bool progress, MihRun *run);
 extern uint64 *mih_key_items(const uint64 *hashes, Size n, int m, int j, Size *nitems);
+
+/* mih_am_filter.c */
+extern uint32 mih_filter_bits(int m, uint64 nrows);
+extern double mih_filter_fill(const MihRun *run);
+extern void mih_write_filters(Relation index, const uint64 *hashes, Size n, int m, MihRun *run);
+extern void mih_read_filters(Relation index, const MihMeta *meta, const MihRun *run, MihDirectory *dir);
+
+/* False if no row of the run has block value v in table j (filters have no false negatives). */
+static inline bool
+mih_filter_may_hold(const MihDirectory *dir, int j, uint32 v)
+{
+	uint32		bit;
+
+	if (dir->filter[j] == NULL)
+		return true;
+	bit = v >> dir->filter_shift[j];
+	return (dir->filter[j][bit / 64] >> (bit % 64)) & 1;
+}
 
 /* mih_am_merge.c */
 typedef enum MihMergeMode

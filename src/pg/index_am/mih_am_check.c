@@ -265,6 +265,29 @@ check_keys(Relation index, const MihMeta *meta, const MihRun *run, const MihDire
 	pfree(expected);
 }
 
+/*
+ * The filters of a run (read and checked for shape with its directory): none (a run of layout 2)
+ * or the size the run's row count calls for, and every row's block value present, or probes would
+ * miss rows.
+ */
+static void
+check_filters(Relation index, const MihMeta *meta, const MihRun *run, const MihDirectory *dir,
+			  const uint64 *hashes)
+{
+	if (run->filter_bits != 0 && run->filter_bits != mih_filter_bits(meta->ntables, run->nrows))
+		mih_corrupt(index, MIH_META_BLKNO, "a run of %lu rows has filters of 2^%u bits",
+					(unsigned long) run->nrows, run->filter_bits);
+	for (int j = 0; run->filter_bits > 0 && j < meta->ntables; j++)
+		for (uint64 i = 0; i < run->nrows; i++)
+		{
+			if ((i & 0xFFFF) == 0)
+				CHECK_FOR_INTERRUPTS();
+			if (!mih_filter_may_hold(dir, j, sh_mih_block_value(hashes[i], meta->ntables, j)))
+				mih_corrupt(index, run->filter_head[j], "the filter of table %d lacks the block value of row %lu",
+							j, (unsigned long) i);
+		}
+}
+
 /* The live rows of a chain of pending pages (added to entries, when given). */
 static int64
 count_chain(Relation index, BlockNumber head, MihEntries *entries)
@@ -392,6 +415,7 @@ simhash_mih_check(PG_FUNCTION_ARGS)
 				check_keys(index, &meta, run, dir, j, hashes);
 			else
 				check_tablej(index, &meta, run, dir, j, hashes);
+		check_filters(index, &meta, run, dir, hashes);
 		pfree(hashes);
 	}
 	pending = count_chain(index, meta.sealed_head, collect) + count_chain(index, meta.pending_head, collect);

@@ -9,11 +9,13 @@
  * the sealed chain until then, so the rows they read linearly stay below about twice the limit.
  *
  * Merge. Runs are grouped in size tiers: tier t holds runs of limit * FANIN^t rows or more. When a
- * tier has FANIN runs, they are merged into one of the next tier (Lucene's tiered policy, an LSM
- * tree's size tiers): each row is rewritten about log_FANIN(N / limit) times (written_rows /
- * inserted_rows in simhash_mih_state), and a scan probes at most about (FANIN - 1) runs a tier. An inserter does
- * only merges of up to INSERTER_MERGE_LIMITS limits of rows; VACUUM does the rest, and
- * simhash_mih_merge merges every run into one.
+ * tier has FANIN runs, its FANIN smallest are merged into one of the next tier (Lucene's tiered
+ * policy, an LSM tree's size tiers): each row is rewritten about log_FANIN(N / limit) times
+ * (written_rows / inserted_rows in simhash_mih_state), and a scan probes at most about (FANIN - 1)
+ * runs a tier. The smallest, so that the index's big first run, which may share the tier of the
+ * runs the inserts made, is not rewritten with them. An inserter does only merges of up to
+ * INSERTER_MERGE_LIMITS limits of rows; VACUUM does the rest, and simhash_mih_merge merges every
+ * run into one.
  *
  * Locks. Two heavyweight locks on tags of the index (page locks, as ginInsertCleanup's on GIN's meta
  * page; they name no real page): LOCK_PENDING is held by a flush and by VACUUM while it cleans the
@@ -181,6 +183,8 @@ read_run(Relation index, const MihMeta *meta, const MihRun *run, MihRows *rows)
 			read_page(&walk, dir->blocks[j][p], kind, false, rows, j == 0);
 		for (BlockNumber blkno = run->fence_head[j]; blkno != InvalidBlockNumber;)
 			blkno = read_page(&walk, blkno, MIH_PAGE_FENCE, true, rows, false);
+		for (BlockNumber blkno = run->filter_head[j]; run->filter_bits > 0 && blkno != InvalidBlockNumber;)
+			blkno = read_page(&walk, blkno, MIH_PAGE_FILTER, true, rows, false);
 	}
 }
 
@@ -356,12 +360,17 @@ choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, bool *chosen
 
 		if (count[t] < MIH_MERGE_FANIN)
 			continue;
-		for (uint32 r = 0; r < meta->nruns; r++)
-			if (tier_of(meta->runs[r].nrows, limit) == t)
-			{
-				chosen[r] = true;
-				rows += meta->runs[r].nrows;
-			}
+		for (int k = 0; k < MIH_MERGE_FANIN; k++)
+		{
+			int			smallest = -1;
+
+			for (uint32 r = 0; r < meta->nruns; r++)
+				if (!chosen[r] && tier_of(meta->runs[r].nrows, limit) == t &&
+					(smallest < 0 || meta->runs[r].nrows < meta->runs[smallest].nrows))
+					smallest = (int) r;
+			chosen[smallest] = true;
+			rows += meta->runs[smallest].nrows;
+		}
 		/* An inserter leaves big merges to VACUUM, unless runs pile up without one. */
 		if (mode == MIH_MERGE_INSERTER && rows > INSERTER_MERGE_LIMITS * limit &&
 			meta->nruns < MIH_MAX_RUNS / 2)

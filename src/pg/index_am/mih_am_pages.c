@@ -72,6 +72,9 @@ mih_check_items(Relation index, BlockNumber blkno, Page page)
 		case MIH_PAGE_FENCE:
 			capacity = MIH_FENCES_PER_PAGE;
 			break;
+		case MIH_PAGE_FILTER:
+			capacity = MIH_FILTER_WORDS_PER_PAGE;
+			break;
 		case MIH_PAGE_KEYS:
 			{
 				const MihKeyPage *kp = MihKeyPageHeader(page);
@@ -251,6 +254,7 @@ convert_layout2(const MihMetaV2 *old, MihMeta *meta)
 		meta->runs[0].table_pages[j] = !used ? 0 : j < 4 ? old->table_pages[j] : old->more_table_pages[j - 4];
 		meta->runs[0].fence_head[j] = !used ? InvalidBlockNumber :
 			j < 4 ? old->fence_head[j] : old->more_fence_head[j - 4];
+		meta->runs[0].filter_head[j] = InvalidBlockNumber;	/* layout 2 had no filters */
 	}
 }
 
@@ -356,6 +360,8 @@ free_directory(MihDirectory *dir)
 			pfree(dir->blocks[j]);
 		if (dir->recent[j])
 			pfree(dir->recent[j]);
+		if (dir->filter[j])
+			pfree(dir->filter[j]);
 	}
 	pfree(dir);
 }
@@ -423,6 +429,7 @@ read_directory(Relation index, const MihMeta *meta, const MihRun *run)
 			mih_corrupt(index, run->fence_head[j], "the directory lists %u of the %u pages of table %d",
 						n, pages, j);
 	}
+	mih_read_filters(index, meta, run, dir);
 	return dir;
 }
 

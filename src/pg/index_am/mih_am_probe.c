@@ -20,6 +20,8 @@
  */
 #define COST_PROBE		400.0
 #define COST_PAGE		200.0
+/* A probe that a run's filter turns away: a bit test in memory. */
+#define COST_FILTERED	10.0
 
 void
 mih_probe_begin(MihProbe *pr, Relation index, const MihMeta *meta, const MihRun *run,
@@ -252,6 +254,8 @@ probe_keys(MihProbe *pr, uint32 v)
 	uint32		lo = first_page_from(pr, v);
 
 	Assert(pr->key_match != NULL);
+	if (!mih_filter_may_hold(pr->dir, pr->table, v))
+		return;
 	for (uint32 p = lo > 0 ? lo - 1 : 0; p < npages; p++)
 	{
 		Page		page;
@@ -291,6 +295,8 @@ mih_probe_value(MihProbe *pr, uint32 v)
 		probe_keys(pr, v);
 		return;
 	}
+	if (!mih_filter_may_hold(pr->dir, pr->table, v))
+		return;
 	lo = first_page_from(pr, v);
 	for (uint32 p = lo > 0 ? lo - 1 : 0; p < npages; p++)
 	{
@@ -340,14 +346,13 @@ neighbours(uint32 value, int len, int r, bool exactly, int first_bit, uint32 *ou
 	return n;
 }
 
-static int
-cmp_uint32(const void *a, const void *b)
-{
-	uint32		x = *(const uint32 *) a,
-				y = *(const uint32 *) b;
-
-	return x < y ? -1 : x > y ? 1 : 0;
-}
+/* Inlined comparisons: a qsort through a function pointer cost as much as the probes it ordered. */
+#define ST_SORT sort_values
+#define ST_ELEMENT_TYPE uint32
+#define ST_COMPARE(a, b) (*(a) < *(b) ? -1 : *(a) > *(b) ? 1 : 0)
+#define ST_SCOPE static
+#define ST_DEFINE
+#include "lib/sort_template.h"
 
 /*
  * Writes every value within r bits (exactly r bits if exactly) of value, a len-bit block, into
@@ -360,8 +365,15 @@ mih_block_values(uint32 value, int len, int r, bool exactly, uint32 *out)
 {
 	int			n = neighbours(value, len, r, exactly, 0, out, 0);
 
-	qsort(out, n, sizeof(uint32), cmp_uint32);
+	sort_values(out, n);
 	return n;
+}
+
+/* The cost of one probe of a run: its filters turn most probes of a small run away. */
+static double
+probe_cost(const MihRun *run)
+{
+	return run->filter_bits == 0 ? COST_PROBE : COST_FILTERED + mih_filter_fill(run) * COST_PROBE;
 }
 
 /*
@@ -371,7 +383,7 @@ mih_block_values(uint32 value, int len, int r, bool exactly, uint32 *out)
 double
 mih_level_cost(const MihMeta *meta, const MihRun *run, int j, int level)
 {
-	return sh_mih_level_cost(sh_mih_block_len(meta->ntables, j), level, COST_PROBE, (double) run->nrows);
+	return sh_mih_level_cost(sh_mih_block_len(meta->ntables, j), level, probe_cost(run), (double) run->nrows);
 }
 
 /* The cost of a pass over a run: every row of table 0, its pages in order. */
@@ -389,7 +401,7 @@ double
 mih_radius_levels(const MihMeta *meta, const MihRun *run, int radius, int *levels)
 {
 	Assert(radius >= 0 && radius < 64);
-	return sh_mih_radius_levels(meta->ntables, radius, COST_PROBE, (double) run->nrows, levels);
+	return sh_mih_radius_levels(meta->ntables, radius, probe_cost(run), (double) run->nrows, levels);
 }
 
 /*

@@ -212,8 +212,65 @@ resolve_ordinals(MihProbe *pr, MihRadiusProbe *rp)
 }
 
 /* Probes the tables of one run. Returns false if they changed under the scan (mih_probe_visit). */
+/*
+ * The block values a table's probes visit, computed once a query for every run: they depend only on
+ * the query's block and the level, and runs of similar size take the same levels. Sorting them for
+ * each run again took a quarter of a query's time in an index of many runs.
+ */
+typedef struct MihValueCache
+{
+	int			m;				/* the table count they were computed for (a merge may change it) */
+	int			level[MIH_MAX_TABLES];	/* -1: not computed */
+	int			n[MIH_MAX_TABLES];
+	uint32	   *values[MIH_MAX_TABLES];
+} MihValueCache;
+
+static void
+value_cache_init(MihValueCache *cache)
+{
+	cache->m = 0;
+	for (int j = 0; j < MIH_MAX_TABLES; j++)
+	{
+		cache->level[j] = -1;
+		cache->values[j] = NULL;
+	}
+}
+
+static void
+value_cache_free(MihValueCache *cache)
+{
+	for (int j = 0; j < MIH_MAX_TABLES; j++)
+		if (cache->values[j])
+			pfree(cache->values[j]);
+}
+
+/* The values within level bits of the center's block j, sorted. */
+static const uint32 *
+block_values(MihValueCache *cache, int m, int j, uint64 center, int level, int *n)
+{
+	if (cache->m != m)
+	{
+		for (int t = 0; t < MIH_MAX_TABLES; t++)
+			cache->level[t] = -1;
+		cache->m = m;
+	}
+	if (cache->level[j] != level)
+	{
+		int			len = sh_mih_block_len(m, j);
+
+		if (cache->values[j])
+			pfree(cache->values[j]);
+		cache->values[j] = palloc(sizeof(uint32) * (size_t) sh_mih_neighbourhood_size(len, level));
+		cache->n[j] = mih_block_values(sh_mih_block_value(center, m, j), len, level, false, cache->values[j]);
+		cache->level[j] = level;
+	}
+	*n = cache->n[j];
+	return cache->values[j];
+}
+
 static bool
-probe_tables(MihScanState *so, Relation index, const MihMeta *meta, const MihRun *run)
+probe_tables(MihScanState *so, Relation index, const MihMeta *meta, const MihRun *run,
+			 MihValueCache *cache)
 {
 	int			m = meta->ntables;
 	/* Without a key every row is an answer: table 0 is read whole. */
@@ -232,12 +289,6 @@ probe_tables(MihScanState *so, Relation index, const MihMeta *meta, const MihRun
 		mih_probe_read_table0(&pr, scan_rows_page, so);
 	else
 	{
-		double		most = 0;
-		uint32	   *values;
-
-		for (int j = 0; j < m; j++)
-			most = Max(most, sh_mih_neighbourhood_size(sh_mih_block_len(m, j), rp.levels[j]));
-		values = palloc(sizeof(uint32) * (size_t) most);
 		rp.ords_cap = 64;
 		rp.nords = 0;
 		rp.ords = palloc(rp.ords_cap * sizeof(uint32));
@@ -249,12 +300,12 @@ probe_tables(MihScanState *so, Relation index, const MihMeta *meta, const MihRun
 		for (int j = 0; j < m; j++)
 		{
 			int			nvalues;
+			const uint32 *values;
 
 			if (rp.levels[j] < 0)
 				continue;
 			mih_probe_table(&pr, j);
-			nvalues = mih_block_values(sh_mih_block_value(rp.center, m, j), sh_mih_block_len(m, j),
-									   rp.levels[j], false, values);
+			values = block_values(cache, m, j, rp.center, rp.levels[j], &nvalues);
 			for (int i = 0; i < nvalues && !pr.stale; i++)
 				mih_probe_value(&pr, values[i]);
 		}
@@ -262,7 +313,6 @@ probe_tables(MihScanState *so, Relation index, const MihMeta *meta, const MihRun
 			resolve_ordinals(&pr, &rp);
 		if (!pr.stale)
 			confirm_keys(&pr, &rp);
-		pfree(values);
 		pfree(rp.ords);
 		pfree(rp.keys);
 	}
@@ -277,12 +327,14 @@ compute(IndexScanDesc scan)
 	MihMeta		meta;
 	Buffer		meta_buf;
 	bool		complete;
+	MihValueCache cache;
 
 	so->computed = true;
 	so->next = 0;
 	so->ntids = 0;
 	if (so->nballs > 0 && so->radii[so->probe] < 0)
 		return;
+	value_cache_init(&cache);
 	do
 	{
 		so->ntids = 0;
@@ -290,7 +342,7 @@ compute(IndexScanDesc scan)
 		meta_buf = mih_pin_meta(scan->indexRelation, &meta);
 		complete = true;
 		for (uint32 r = 0; r < meta.nruns && complete; r++)
-			complete = probe_tables(so, scan->indexRelation, &meta, &meta.runs[r]);
+			complete = probe_tables(so, scan->indexRelation, &meta, &meta.runs[r], &cache);
 		complete = complete &&
 			mih_read_chain(scan->indexRelation, meta.sealed_head, MIH_PAGE_PENDING, scan_rows_page, so) &&
 			mih_read_chain(scan->indexRelation, meta.pending_head, MIH_PAGE_PENDING, scan_rows_page, so) &&
@@ -300,6 +352,7 @@ compute(IndexScanDesc scan)
 		if (!complete)
 			mih_check_retry(scan->indexRelation, &meta);
 	} while (!complete);
+	value_cache_free(&cache);
 }
 
 IndexScanDesc

@@ -272,6 +272,7 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 	}
 	for (int j = m; j < MIH_MAX_TABLES; j++)
 		run->fence_head[j] = InvalidBlockNumber;
+	mih_write_filters(index, hashes, n, m, run);
 	pfree(refs);
 	pfree(dir_values);
 	pfree(dir_blocks);
