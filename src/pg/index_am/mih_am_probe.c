@@ -334,40 +334,44 @@ mih_probe_value(MihProbe *pr, uint32 v)
 	}
 }
 
+/*
+ * Appends to out[] the values that agree with cur above bit `bit` and are within r more flipped bits
+ * (exactly r if exactly) at bits bit..0, in increasing order: at each bit, the branch that puts a 0
+ * there comes first. Once no flips are left, the rest of cur is the only value.
+ */
 static int
-neighbours(uint32 value, int len, int r, bool exactly, int first_bit, uint32 *out, int n)
+neighbours(uint32 cur, int bit, int r, bool exactly, uint32 *out, int n)
 {
-	if (r == 0 || !exactly)
-		out[n++] = value;
-	if (r == 0)
+	uint32		flipped;
+
+	if (r == 0 || bit < 0)
+	{
+		if (r == 0 || !exactly)
+			out[n++] = cur;
 		return n;
-	for (int bit = first_bit; bit < len; bit++)
-		n = neighbours(value ^ ((uint32) 1 << bit), len, r - 1, exactly, bit + 1, out, n);
-	return n;
-}
-
-static int
-cmp_uint32(const void *a, const void *b)
-{
-	uint32		x = *(const uint32 *) a,
-				y = *(const uint32 *) b;
-
-	return x < y ? -1 : x > y ? 1 : 0;
+	}
+	if (exactly && r > bit + 1)
+		return n;				/* too few bits left for the flips */
+	flipped = cur ^ ((uint32) 1 << bit);
+	if (cur & ((uint32) 1 << bit))
+	{
+		n = neighbours(flipped, bit - 1, r - 1, exactly, out, n);
+		return neighbours(cur, bit - 1, r, exactly, out, n);
+	}
+	n = neighbours(cur, bit - 1, r, exactly, out, n);
+	return neighbours(flipped, bit - 1, r - 1, exactly, out, n);
 }
 
 /*
  * Writes every value within r bits (exactly r bits if exactly) of value, a len-bit block, into
- * out[], sorted (neighbouring values share pages); returns the count. Flips are chosen at
- * increasing bit positions, so each value appears once. The caller sizes out[] with
- * sh_mih_neighbourhood_size(len, r).
+ * out[], sorted (neighbouring values share pages); returns the count. The values are generated in
+ * order, from the top bit down, so no sort is needed (a sort was a fifth of a deep probe's time).
+ * The caller sizes out[] with sh_mih_neighbourhood_size(len, r).
  */
 int
 mih_block_values(uint32 value, int len, int r, bool exactly, uint32 *out)
 {
-	int			n = neighbours(value, len, r, exactly, 0, out, 0);
-
-	qsort(out, n, sizeof(uint32), cmp_uint32);
-	return n;
+	return neighbours(value, len - 1, r, exactly, out, 0);
 }
 
 /* The cost of one probe of a run: its filters turn most probes of a small run away. */
