@@ -442,12 +442,7 @@ probe_step(MihScanState *so, MihKnnState *st, const MihMeta *meta, MihProbe *pro
 		pr->query = st->query;
 		pr->within = st->horizon;
 		mih_probe_table(pr, j);
-		for (int i = 0; i < n && !pr->stale; i++)
-		{
-			if ((i & 255) == 0)
-				CHECK_FOR_INTERRUPTS();
-			mih_probe_value(pr, values[i]);
-		}
+		mih_probe_values(pr, values, n);
 		stale = pr->stale;
 	}
 	pfree(values);
