@@ -19,7 +19,7 @@
  *
  * Passes: when probing further would cost more than a pass, each further call reads table 0 of
  * every run, the sealed, pending and NULL rows once and keeps the smallest `cap` keys past the last one returned (a
- * bounded buffer, cut in half by sorting whenever it fills); cap doubles with each pass, up to
+ * bounded buffer, cut in half by a selection whenever it fills); cap doubles with each pass, up to
  * work_mem. A pass that kept everything it saw ends the scan.
  */
 #include "simhash_type.h"
@@ -529,6 +529,51 @@ typedef struct MihPass
 	bool		dropped;		/* a key past the last one returned was not kept */
 } MihPass;
 
+/*
+ * Rearranges the n distinct keys so that the k smallest come first, the largest of them at
+ * keys[k - 1] (Hoare's selection): a pass cuts its buffer this way many times, in linear time,
+ * and sorts only what it keeps in the end (sorting at every cut was a sixth of a pass).
+ */
+static void
+select_smallest(uint64 *keys, int n, int k)
+{
+	int			lo = 0,
+				hi = n - 1;
+
+	while (lo < hi)
+	{
+		int			i = lo,
+					j = hi;
+		uint64		a = keys[lo],
+					b = keys[lo + (hi - lo) / 2],
+					c = keys[hi];
+		/* the median of three: sorted or reversed runs do not degrade the selection */
+		uint64		pivot = Max(Min(a, b), Min(Max(a, b), c));
+
+		while (i <= j)
+		{
+			while (keys[i] < pivot)
+				i++;
+			while (keys[j] > pivot)
+				j--;
+			if (i <= j)
+			{
+				uint64		t = keys[i];
+
+				keys[i++] = keys[j];
+				keys[j--] = t;
+			}
+		}
+		/* keys[lo..j] <= pivot <= keys[i..hi], and any key between j and i is the pivot */
+		if (k - 1 <= j)
+			hi = j;
+		else if (k - 1 >= i)
+			lo = i;
+		else
+			break;
+	}
+}
+
 static void
 pass_add(MihPass *ps, int d, const ItemPointerData *tid)
 {
@@ -544,7 +589,7 @@ pass_add(MihPass *ps, int d, const ItemPointerData *tid)
 	ps->keys[ps->n++] = key;
 	if (ps->n == 2 * ps->cap)
 	{
-		sort_keys(ps->keys, ps->n);
+		select_smallest(ps->keys, ps->n, ps->cap);
 		ps->n = ps->cap;
 		ps->limit = ps->keys[ps->cap - 1];
 		ps->dropped = true;
