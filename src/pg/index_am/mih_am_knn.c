@@ -596,6 +596,26 @@ pass_add(MihPass *ps, int d, const ItemPointerData *tid)
 	}
 }
 
+/*
+ * The first of hashes[i .. n - 1] at a distance from the query between least and most, or n.
+ * The hot loop of a pass (nearly every row is too far): nothing in it but the distance and one
+ * comparison, so that it runs at the speed the page's hashes stream in.
+ */
+static inline int
+next_within(const uint64 *hashes, int i, int n, uint64 query, bool null_query, int least, int most)
+{
+	uint32		span = (uint32) (most - least);
+
+	if (most < least)
+		return n;
+	if (null_query)
+		return least <= DIST_NULL && DIST_NULL <= most ? i : n;
+	for (; i < n; i++)
+		if ((uint32) (sh_hamming(hashes[i], query) - least) <= span)
+			break;
+	return i;
+}
+
 static void
 pass_rows(void *arg, Page page, uint16 kind)
 {
@@ -618,15 +638,12 @@ pass_rows(void *arg, Page page, uint16 kind)
 		return;
 	}
 
-	for (int i = 0; i < n; i++)
+	for (int i = next_within(hashes, 0, n, query, null_query, least, most); i < n;
+		 i = next_within(hashes, i + 1, n, query, null_query, least, most))
 	{
-		int			d = null_query ? DIST_NULL : sh_hamming(hashes[i], query);
-
-		/* The hot loop: nearly every row fails the first test. */
-		if (d > most || d < least ||
-			!ItemPointerIsValid(&tids[i]) || !mih_all_keys_hold(ps->so, hashes[i]))
+		if (!ItemPointerIsValid(&tids[i]) || !mih_all_keys_hold(ps->so, hashes[i]))
 			continue;
-		pass_add(ps, d, &tids[i]);
+		pass_add(ps, null_query ? DIST_NULL : sh_hamming(hashes[i], query), &tids[i]);
 		most = KEY_DIST(ps->limit);
 	}
 }
