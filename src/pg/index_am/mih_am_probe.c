@@ -406,11 +406,11 @@ prefetch_value(const MihProbe *pr, uint32 v, uint32 lo)
 
 /*
  * Calls pr->match for every entry of table pr->table whose block is one of the n values, sorted
- * increasing (or pr->key_match for every key, on a key table): the same as mih_probe_value for
- * each, but a page that holds several of the values is pinned, locked and checked once for all of
- * them, the directory is searched forward from the last value's page, and the entries of values a
- * few ahead are prefetched, so that their cache misses overlap. A deep nearest-neighbour level
- * probes thousands of values, several to a page.
+ * increasing (not a key table: nearest neighbours never probe those): the same as
+ * mih_probe_value for each, but a page that holds several of the values is pinned, locked and
+ * checked once for all of them, the directory is searched forward from the last value's page, and
+ * the entries of values a few ahead are prefetched, so that their cache misses overlap. A deep
+ * nearest-neighbour level probes thousands of values, several to a page.
  */
 void
 mih_probe_values(MihProbe *pr, const uint32 *values, int n)
@@ -422,16 +422,7 @@ mih_probe_values(MihProbe *pr, const uint32 *values, int n)
 	uint32		los[PREFETCH_AHEAD];	/* first_page_from(values[k]) for the next few k */
 	uint32		ahead = 0;		/* los[] holds values[k .. ahead - 1] */
 
-	if (mih_is_key_table(pr->meta, pr->table))
-	{
-		for (int k = 0; k < n; k++)
-		{
-			if ((k & 255) == 0)
-				CHECK_FOR_INTERRUPTS();
-			probe_keys(pr, values[k]);
-		}
-		return;
-	}
+	Assert(!mih_is_key_table(pr->meta, pr->table));
 	for (int k = 0; k < n && !pr->stale; k++)
 	{
 		uint32		v = values[k];
