@@ -428,6 +428,9 @@ mih_probe_values(MihProbe *pr, const uint32 *values, int n)
 		uint32		v = values[k];
 		uint32		lo;
 
+		/* filtered values end in memory, with no page visit to check at */
+		if ((k & 255) == 0)
+			CHECK_FOR_INTERRUPTS();
 		for (; ahead < (uint32) n && ahead <= (uint32) k + PREFETCH_AHEAD - 1; ahead++)
 		{
 			uint32		from = ahead == 0 ? 0 : los[(ahead - 1) % PREFETCH_AHEAD];
