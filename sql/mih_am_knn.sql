@@ -176,6 +176,22 @@ SELECT count(*) AS n, count(DISTINCT id) AS distinct_ids,
 FROM (SELECT id, (sh <-> '00000000ffffffff')::int AS d, row_number() OVER () AS n
       FROM (SELECT id, sh FROM kd ORDER BY sh <-> '00000000ffffffff') s) t;
 RESET work_mem; RESET enable_seqscan; RESET enable_sort;
+-- The same table at the default work_mem: the levels find the rows, a level's block values are
+-- probed in one batch (several to a page, the 6,000 entries of one value across pages). The
+-- index returns ties in tid order, which is id order here: the same ids as a sort by (d, id).
+CREATE FUNCTION kd_mismatch(q simhash) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE a int[]; b int[];
+BEGIN
+    SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_sort = off;
+    SELECT array_agg(id) INTO a FROM (SELECT id FROM kd ORDER BY sh <-> q LIMIT 6100) s;
+    RESET enable_seqscan; RESET enable_sort; SET LOCAL enable_indexscan = off;
+    SELECT array_agg(id) INTO b FROM (SELECT id FROM kd ORDER BY sh <-> q, id LIMIT 6100) s;
+    RESET enable_indexscan; RESET enable_bitmapscan;
+    RETURN a IS DISTINCT FROM b;
+END $$;
+SELECT q, kd_mismatch(q::simhash) AS mismatch
+FROM unnest(ARRAY['00000000ffffffff', '00000000fffffffe', '00000000bfffffff', '40000000ffffffff',
+                  '00000100fffffeff', '0123456789abcdef']) q;
 
 -- A cursor reads on past the first batches.
 BEGIN;
@@ -185,4 +201,4 @@ MOVE FORWARD 5000 IN c;
 FETCH 3 FROM c;
 COMMIT;
 DROP TABLE kt, kq, ke, kn, kd, null_query;
-DROP FUNCTION knn_mismatches(int, text), knn_all_rows(simhash);
+DROP FUNCTION knn_mismatches(int, text), knn_all_rows(simhash), kd_mismatch(simhash);

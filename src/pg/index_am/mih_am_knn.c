@@ -19,7 +19,7 @@
  *
  * Passes: when probing further would cost more than a pass, each further call reads table 0 of
  * every run, the sealed, pending and NULL rows once and keeps the smallest `cap` keys past the last one returned (a
- * bounded buffer, cut in half by sorting whenever it fills); cap doubles with each pass, up to
+ * bounded buffer, cut in half by a selection whenever it fills); cap doubles with each pass, up to
  * work_mem. A pass that kept everything it saw ends the scan.
  */
 #include "simhash_type.h"
@@ -442,12 +442,7 @@ probe_step(MihScanState *so, MihKnnState *st, const MihMeta *meta, MihProbe *pro
 		pr->query = st->query;
 		pr->within = st->horizon;
 		mih_probe_table(pr, j);
-		for (int i = 0; i < n && !pr->stale; i++)
-		{
-			if ((i & 255) == 0)
-				CHECK_FOR_INTERRUPTS();
-			mih_probe_value(pr, values[i]);
-		}
+		mih_probe_values(pr, values, n);
 		stale = pr->stale;
 	}
 	pfree(values);
@@ -534,6 +529,51 @@ typedef struct MihPass
 	bool		dropped;		/* a key past the last one returned was not kept */
 } MihPass;
 
+/*
+ * Rearranges the n distinct keys so that the k smallest come first, the largest of them at
+ * keys[k - 1] (Hoare's selection): a pass cuts its buffer this way many times, in linear time,
+ * and sorts only what it keeps in the end (sorting at every cut was a sixth of a pass).
+ */
+static void
+select_smallest(uint64 *keys, int n, int k)
+{
+	int			lo = 0,
+				hi = n - 1;
+
+	while (lo < hi)
+	{
+		int			i = lo,
+					j = hi;
+		uint64		a = keys[lo],
+					b = keys[lo + (hi - lo) / 2],
+					c = keys[hi];
+		/* the median of three: sorted or reversed runs do not degrade the selection */
+		uint64		pivot = Max(Min(a, b), Min(Max(a, b), c));
+
+		while (i <= j)
+		{
+			while (keys[i] < pivot)
+				i++;
+			while (keys[j] > pivot)
+				j--;
+			if (i <= j)
+			{
+				uint64		t = keys[i];
+
+				keys[i++] = keys[j];
+				keys[j--] = t;
+			}
+		}
+		/* keys[lo..j] <= pivot <= keys[i..hi], and any key between j and i is the pivot */
+		if (k - 1 <= j)
+			hi = j;
+		else if (k - 1 >= i)
+			lo = i;
+		else
+			break;
+	}
+}
+
 static void
 pass_add(MihPass *ps, int d, const ItemPointerData *tid)
 {
@@ -549,11 +589,31 @@ pass_add(MihPass *ps, int d, const ItemPointerData *tid)
 	ps->keys[ps->n++] = key;
 	if (ps->n == 2 * ps->cap)
 	{
-		sort_keys(ps->keys, ps->n);
+		select_smallest(ps->keys, ps->n, ps->cap);
 		ps->n = ps->cap;
 		ps->limit = ps->keys[ps->cap - 1];
 		ps->dropped = true;
 	}
+}
+
+/*
+ * The first of hashes[i .. n - 1] at a distance from the query between least and most, or n.
+ * The hot loop of a pass (nearly every row is too far): nothing in it but the distance and one
+ * comparison, so that it runs at the speed the page's hashes stream in.
+ */
+static inline int
+next_within(const uint64 *hashes, int i, int n, uint64 query, bool null_query, int least, int most)
+{
+	uint32		span = (uint32) (most - least);
+
+	if (most < least)
+		return n;
+	if (null_query)
+		return least <= DIST_NULL && DIST_NULL <= most ? i : n;
+	for (; i < n; i++)
+		if ((uint32) (sh_hamming(hashes[i], query) - least) <= span)
+			break;
+	return i;
 }
 
 static void
@@ -578,15 +638,12 @@ pass_rows(void *arg, Page page, uint16 kind)
 		return;
 	}
 
-	for (int i = 0; i < n; i++)
+	for (int i = next_within(hashes, 0, n, query, null_query, least, most); i < n;
+		 i = next_within(hashes, i + 1, n, query, null_query, least, most))
 	{
-		int			d = null_query ? DIST_NULL : sh_hamming(hashes[i], query);
-
-		/* The hot loop: nearly every row fails the first test. */
-		if (d > most || d < least ||
-			!ItemPointerIsValid(&tids[i]) || !mih_all_keys_hold(ps->so, hashes[i]))
+		if (!ItemPointerIsValid(&tids[i]) || !mih_all_keys_hold(ps->so, hashes[i]))
 			continue;
-		pass_add(ps, d, &tids[i]);
+		pass_add(ps, null_query ? DIST_NULL : sh_hamming(hashes[i], query), &tids[i]);
 		most = KEY_DIST(ps->limit);
 	}
 }

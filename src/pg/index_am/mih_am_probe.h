@@ -43,6 +43,7 @@ extern void mih_probe_begin(MihProbe *pr, Relation index, const MihMeta *meta, c
 extern bool mih_is_key_table(const MihMeta *meta, int j);
 extern void mih_probe_table(MihProbe *pr, int j);
 extern void mih_probe_value(MihProbe *pr, uint32 v);
+extern void mih_probe_values(MihProbe *pr, const uint32 *values, int n);
 extern Page mih_probe_visit(MihProbe *pr, int table, uint32 p);
 extern void mih_probe_end(MihProbe *pr);
 extern int	mih_block_values(uint32 value, int len, int r, bool exactly, uint32 *out);
