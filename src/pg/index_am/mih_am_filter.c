@@ -139,29 +139,9 @@ mih_read_filters(Relation index, const MihMeta *meta, const MihRun *run, MihDire
 	for (int j = 0; j < meta->ntables; j++)
 	{
 		uint64	   *words = MemoryContextAlloc(index->rd_indexcxt, nwords * sizeof(uint64));
-		Size		n = 0;
-		MihWalk		walk;
+		Size		n = mih_read_item_chain(index, run->filter_head[j], MIH_PAGE_FILTER, words,
+											sizeof(uint64), nwords);
 
-		mih_walk_start(&walk, index);
-		for (BlockNumber blkno = run->filter_head[j]; blkno != InvalidBlockNumber;)
-		{
-			Buffer		buffer;
-			Page		page;
-			MihPageOpaque *opaque;
-
-			mih_walk_step(&walk, blkno);
-			buffer = ReadBuffer(index, blkno);
-			LockBuffer(buffer, BUFFER_LOCK_SHARE);
-			page = BufferGetPage(buffer);
-			mih_check_items(index, blkno, page);
-			opaque = MihPageGetOpaque(page);
-			if (opaque->kind != MIH_PAGE_FILTER || n + opaque->nitems > nwords)
-				mih_corrupt(index, blkno, "the filter of table %d is broken", j);
-			memcpy(words + n, PageGetContents(page), opaque->nitems * sizeof(uint64));
-			n += opaque->nitems;
-			blkno = opaque->next;
-			UnlockReleaseBuffer(buffer);
-		}
 		if (n != nwords)
 			mih_corrupt(index, run->filter_head[j], "the filter of table %d holds %zu of its %zu words",
 						j, n, nwords);

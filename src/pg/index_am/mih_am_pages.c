@@ -1,6 +1,7 @@
 /*
  * Page helpers of the simhash_mih access method: page initialization, allocation (recycled
- * pages first), the meta page, and the tables' directory. Every change goes through generic WAL.
+ * pages first), chains of pages that hold an array (fences, filters), the meta page, and the
+ * tables' directory. Every change goes through generic WAL.
  */
 #include "mih_am.h"
 #include "mih_am_keys.h"
@@ -100,8 +101,8 @@ mih_check_items(Relation index, BlockNumber blkno, Page page)
 
 /*
  * Block blkno, locked in lockmode, which must be a page of the given kind: for readers that hold
- * the index still (VACUUM, a merge, the check), any other page is damage. A page of a chain counts
- * as a step of the walk.
+ * the index still (VACUUM, a merge, the check, a run's directory read under the meta pin), any
+ * other page is damage. A page of a chain counts as a step of the walk.
  */
 Buffer
 mih_read_kind(MihWalk *walk, BlockNumber blkno, uint16 kind, bool chain, int lockmode)
@@ -120,6 +121,37 @@ mih_read_kind(MihWalk *walk, BlockNumber blkno, uint16 kind, bool chain, int loc
 	if (found != kind)
 		mih_corrupt(walk->index, blkno, "a page of kind %u where a page of kind %u belongs", found, kind);
 	return buffer;
+}
+
+/*
+ * Reads a chain of pages of the given kind that holds an array (a table's fences, a filter's
+ * words): copies their items, item_size bytes each from the start of each page's contents, into
+ * items in chain order, and returns how many there were. A chain holding more than capacity items
+ * is damage; the caller checks that it held as many as it should.
+ */
+Size
+mih_read_item_chain(Relation index, BlockNumber head, uint16 kind, void *items, Size item_size,
+					Size capacity)
+{
+	Size		n = 0;
+	MihWalk		walk;
+
+	mih_walk_start(&walk, index);
+	for (BlockNumber blkno = head; blkno != InvalidBlockNumber;)
+	{
+		Buffer		buffer = mih_read_kind(&walk, blkno, kind, true, BUFFER_LOCK_SHARE);
+		Page		page = BufferGetPage(buffer);
+		MihPageOpaque *opaque = MihPageGetOpaque(page);
+
+		if (n + opaque->nitems > capacity)
+			mih_corrupt(index, blkno, "a chain of pages of kind %u holds more than its %zu items",
+						kind, capacity);
+		memcpy((char *) items + n * item_size, PageGetContents(page), opaque->nitems * item_size);
+		n += opaque->nitems;
+		blkno = opaque->next;
+		UnlockReleaseBuffer(buffer);
+	}
+	return n;
 }
 
 /*
@@ -391,9 +423,8 @@ read_directory(Relation index, const MihMeta *meta, const MihRun *run)
 	for (int j = 0; j < meta->ntables; j++)
 	{
 		uint32		pages = run->table_pages[j];
-		uint32		n = 0;
-		BlockNumber blkno = run->fence_head[j];
-		MihWalk		walk;
+		MihFence   *fences = palloc_extended(Max(pages, 1) * sizeof(MihFence), MCXT_ALLOC_HUGE);
+		Size		n;
 
 		dir->pages[j] = pages;
 		dir->first_values[j] = MemoryContextAllocExtended(index->rd_indexcxt,
@@ -402,32 +433,16 @@ read_directory(Relation index, const MihMeta *meta, const MihRun *run)
 													Max(pages, 1) * sizeof(BlockNumber), MCXT_ALLOC_HUGE);
 		dir->recent[j] = MemoryContextAllocExtended(index->rd_indexcxt, Max(pages, 1) * sizeof(Buffer),
 													MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-		mih_walk_start(&walk, index);
-		while (blkno != InvalidBlockNumber)
-		{
-			Buffer		buffer;
-			Page		page;
-			MihPageOpaque *opaque;
-
-			mih_walk_step(&walk, blkno);
-			buffer = ReadBuffer(index, blkno);
-			LockBuffer(buffer, BUFFER_LOCK_SHARE);
-			page = BufferGetPage(buffer);
-			mih_check_items(index, blkno, page);
-			opaque = MihPageGetOpaque(page);
-			if (opaque->kind != MIH_PAGE_FENCE || n + opaque->nitems > pages)
-				mih_corrupt(index, blkno, "the directory of table %d is broken", j);
-			for (int i = 0; i < opaque->nitems; i++, n++)
-			{
-				dir->first_values[j][n] = MihPageFences(page)[i].first_value;
-				dir->blocks[j][n] = MihPageFences(page)[i].blkno;
-			}
-			blkno = opaque->next;
-			UnlockReleaseBuffer(buffer);
-		}
+		n = mih_read_item_chain(index, run->fence_head[j], MIH_PAGE_FENCE, fences, sizeof(MihFence), pages);
 		if (n != pages)
-			mih_corrupt(index, run->fence_head[j], "the directory lists %u of the %u pages of table %d",
+			mih_corrupt(index, run->fence_head[j], "the directory lists %zu of the %u pages of table %d",
 						n, pages, j);
+		for (uint32 p = 0; p < pages; p++)
+		{
+			dir->first_values[j][p] = fences[p].first_value;
+			dir->blocks[j][p] = fences[p].blkno;
+		}
+		pfree(fences);
 	}
 	mih_read_filters(index, meta, run, dir);
 	return dir;
