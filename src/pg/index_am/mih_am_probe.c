@@ -280,6 +280,34 @@ probe_keys(MihProbe *pr, uint32 v)
 }
 
 /*
+ * The entries of block value v on page p of table pr->table (share-locked): calls pr->match for
+ * those within pr->within bits of pr->query. Returns true if the page holds an entry past v, so no
+ * later page holds v. The hot loop of mih_probe_value and mih_probe_values: always inlined, as
+ * GCC would otherwise call it for every page and value.
+ */
+static pg_attribute_always_inline bool
+match_value_on_page(MihProbe *pr, Page page, uint32 p, uint32 v)
+{
+	const uint32 *fences = pr->dir->first_values[pr->table];
+	uint32		npages = pr->dir->pages[pr->table];
+	const uint64 *hashes = MihPageHashes(page);
+	int			n = MihPageGetOpaque(page)->nitems;
+
+	for (int i = first_at_least(pr, hashes, n, v, fences[p], p + 1 < npages ? fences[p + 1] : pr->mask);
+		 i < n; i++)
+	{
+		uint64		h = hashes[i];
+
+		if (entry_value(pr, h) != v)
+			return true;
+		/* Most entries of a deep probe are far: skip them before the callback. */
+		if (sh_hamming(h, pr->query) <= pr->within)
+			pr->match(pr, page, i, h);
+	}
+	return false;
+}
+
+/*
  * Calls pr->match for every entry of table pr->table whose block equals v (or pr->key_match for
  * every key, on a key table).
  */
@@ -301,33 +329,14 @@ mih_probe_value(MihProbe *pr, uint32 v)
 	for (uint32 p = lo > 0 ? lo - 1 : 0; p < npages; p++)
 	{
 		Page		page;
-		const uint64 *hashes;
-		int			n,
-					i,
-					a;
-		bool		past = false;
+		bool		past;
 
 		if (p >= lo && fences[p] > v)
 			break;
 		page = mih_probe_visit(pr, pr->table, p);
 		if (page == NULL)
 			return;
-		hashes = MihPageHashes(page);
-		n = MihPageGetOpaque(page)->nitems;
-		a = first_at_least(pr, hashes, n, v, fences[p], p + 1 < npages ? fences[p + 1] : pr->mask);
-		for (i = a; i < n; i++)
-		{
-			uint64		h = hashes[i];
-
-			if (entry_value(pr, h) != v)
-			{
-				past = true;
-				break;
-			}
-			/* Most entries of a deep probe are far: skip them before the callback. */
-			if (sh_hamming(h, pr->query) <= pr->within)
-				pr->match(pr, page, i, h);
-		}
+		past = match_value_on_page(pr, page, p, v);
 		LockBuffer(pr->buffer, BUFFER_LOCK_UNLOCK);
 		if (past)
 			break;
@@ -443,11 +452,6 @@ mih_probe_values(MihProbe *pr, const uint32 *values, int n)
 			continue;
 		for (uint32 p = lo > 0 ? lo - 1 : 0; p < npages; p++)
 		{
-			const uint64 *hashes;
-			int			count,
-						i;
-			bool		past = false;
-
 			if (p >= lo && fences[p] > v)
 				break;
 			if (p != locked)
@@ -461,22 +465,7 @@ mih_probe_values(MihProbe *pr, const uint32 *values, int n)
 					return;
 				locked = p;
 			}
-			hashes = MihPageHashes(page);
-			count = MihPageGetOpaque(page)->nitems;
-			i = first_at_least(pr, hashes, count, v, fences[p], p + 1 < npages ? fences[p + 1] : pr->mask);
-			for (; i < count; i++)
-			{
-				uint64		h = hashes[i];
-
-				if (entry_value(pr, h) != v)
-				{
-					past = true;
-					break;
-				}
-				if (sh_hamming(h, pr->query) <= pr->within)
-					pr->match(pr, page, i, h);
-			}
-			if (past)
+			if (match_value_on_page(pr, page, p, v))
 				break;
 		}
 	}
