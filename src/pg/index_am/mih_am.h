@@ -213,6 +213,8 @@ extern Size mih_read_item_chain(Relation index, BlockNumber head, uint16 kind, v
 extern void mih_init_page(Page page, uint16 kind);
 extern Buffer mih_new_buffer(Relation index);
 extern BlockNumber mih_write_image(Relation index, Buffer buffer, Page image);
+extern BlockNumber mih_write_item_chain(Relation index, uint16 kind, const void *items, Size item_size,
+									   Size nitems);
 extern void mih_validate_meta(Relation index, const MihMeta *meta);
 extern void mih_copy_meta(Relation index, Page page, MihMeta *meta);
 extern MihMeta *mih_begin_meta_change(Relation index, Buffer buffer, GenericXLogState *state);

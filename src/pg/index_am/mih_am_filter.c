@@ -17,7 +17,6 @@
 
 #include <math.h>
 
-#include "miscadmin.h"
 #include "utils/memutils.h"
 
 #include "mih_blocks.h"
@@ -61,37 +60,6 @@ mih_filter_fill(const MihRun *run)
 	return run->filter_bits == 0 ? 1.0 : fill_of(run->filter_bits, run->nrows);
 }
 
-/* Writes one filter as a chain of pages; returns its first page. */
-static BlockNumber
-write_filter(Relation index, const uint64 *words, Size nwords)
-{
-	Size		npages = (nwords + MIH_FILTER_WORDS_PER_PAGE - 1) / MIH_FILTER_WORDS_PER_PAGE;
-	Buffer	   *buffers = palloc(npages * sizeof(Buffer));
-	BlockNumber head;
-	PGAlignedBlock image;
-
-	/* Each page points to the next, so all of them are allocated first. */
-	for (Size p = 0; p < npages; p++)
-		buffers[p] = mih_new_buffer(index);
-	head = BufferGetBlockNumber(buffers[0]);
-	for (Size p = 0; p < npages; p++)
-	{
-		Page		page = image.data;
-		Size		first = p * MIH_FILTER_WORDS_PER_PAGE;
-		Size		count = Min(MIH_FILTER_WORDS_PER_PAGE, nwords - first);
-
-		CHECK_FOR_INTERRUPTS();
-		mih_init_page(page, MIH_PAGE_FILTER);
-		MihPageGetOpaque(page)->nitems = (uint16) count;
-		if (p + 1 < npages)
-			MihPageGetOpaque(page)->next = BufferGetBlockNumber(buffers[p + 1]);
-		memcpy(PageGetContents(page), words + first, count * sizeof(uint64));
-		mih_write_image(index, buffers[p], page);
-	}
-	pfree(buffers);
-	return head;
-}
-
 /*
  * Writes the filters of a run of the n rows (hashes) in m tables, if it gets any: sets
  * run->filter_bits and run->filter_head.
@@ -120,7 +88,7 @@ mih_write_filters(Relation index, const uint64 *hashes, Size n, int m, MihRun *r
 
 			words[bit / 64] |= UINT64_C(1) << (bit % 64);
 		}
-		run->filter_head[j] = write_filter(index, words, nwords);
+		run->filter_head[j] = mih_write_item_chain(index, MIH_PAGE_FILTER, words, sizeof(uint64), nwords);
 	}
 	pfree(words);
 }

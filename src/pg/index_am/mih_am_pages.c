@@ -236,6 +236,45 @@ mih_write_image(Relation index, Buffer buffer, Page image)
 	return blkno;
 }
 
+/*
+ * Writes an array of nitems items, item_size bytes each, as a chain of new pages of the given kind
+ * (a table's fences, a filter's words), as many items to a page as its contents hold; returns the
+ * chain's first page, none for no items. mih_read_item_chain reads it back.
+ */
+BlockNumber
+mih_write_item_chain(Relation index, uint16 kind, const void *items, Size item_size, Size nitems)
+{
+	Size		per_page = MIH_DATA_BYTES / item_size;
+	Size		npages = (nitems + per_page - 1) / per_page;
+	Buffer	   *buffers;
+	BlockNumber head;
+	PGAlignedBlock image;
+
+	if (npages == 0)
+		return InvalidBlockNumber;
+	/* Each page points to the next, so all of them are allocated first. */
+	buffers = palloc(npages * sizeof(Buffer));
+	for (Size p = 0; p < npages; p++)
+		buffers[p] = mih_new_buffer(index);
+	head = BufferGetBlockNumber(buffers[0]);
+	for (Size p = 0; p < npages; p++)
+	{
+		Page		page = image.data;
+		Size		first = p * per_page;
+		Size		count = Min(per_page, nitems - first);
+
+		CHECK_FOR_INTERRUPTS();
+		mih_init_page(page, kind);
+		MihPageGetOpaque(page)->nitems = (uint16) count;
+		if (p + 1 < npages)
+			MihPageGetOpaque(page)->next = BufferGetBlockNumber(buffers[p + 1]);
+		memcpy(PageGetContents(page), (const char *) items + first * item_size, count * item_size);
+		mih_write_image(index, buffers[p], page);
+	}
+	pfree(buffers);
+	return head;
+}
+
 /* The meta page of layout 2 (simhash 1.2): one run, its fields inline. */
 typedef struct MihMetaV2
 {

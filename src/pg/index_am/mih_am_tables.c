@@ -35,11 +35,10 @@ typedef struct MihRef
 #define ST_DEFINE
 #include "lib/sort_template.h"
 
-/* Writes table j in the order of refs, noting each page in dir_values/dir_blocks. */
+/* Writes table j in the order of refs, noting each page's fence in dir. */
 static uint32
 write_table(Relation index, int m, int j, uint64 build_id, const uint64 *hashes,
-			const ItemPointerData *tids, Size n, const MihRef *refs, uint32 *dir_values,
-			BlockNumber *dir_blocks)
+			const ItemPointerData *tids, Size n, const MihRef *refs, MihFence *dir)
 {
 	Size		per_page = j == 0 ? MIH_ROWS_PER_PAGE : MIH_REFS_PER_PAGE;
 	Size		pages = (n + per_page - 1) / per_page;
@@ -66,8 +65,8 @@ write_table(Relation index, int m, int j, uint64 build_id, const uint64 *hashes,
 			else
 				MihPageOrdinals(page)[i] = ord;
 		}
-		dir_values[p] = sh_mih_block_value(page_hashes[0], m, j);
-		dir_blocks[p] = mih_write_image(index, mih_new_buffer(index), page);
+		dir[p].first_value = sh_mih_block_value(page_hashes[0], m, j);
+		dir[p].blkno = mih_write_image(index, mih_new_buffer(index), page);
 	}
 	return (uint32) pages;
 }
@@ -93,13 +92,13 @@ mih_key_items(const uint64 *hashes, Size n, int m, int j, Size *nitems)
 }
 
 /*
- * Writes key table j, noting each page in dir_values/dir_blocks (room for dir_cap pages). Pages
+ * Writes key table j, noting each page's fence in dir (room for dir_cap pages). Pages
  * are dense (a start for every block value they span) when the table has at least as many rows as
  * block values, sparse (the values present, then their starts) otherwise.
  */
 static uint32
 write_key_table(Relation index, int m, int j, uint64 build_id, const uint64 *hashes, Size n,
-				uint32 *dir_values, BlockNumber *dir_blocks, Size dir_cap)
+				MihFence *dir, Size dir_cap)
 {
 	bool		sparse = (double) n < (double) (UINT64_C(1) << sh_mih_block_len(m, j));
 	Size		nitems;
@@ -154,49 +153,12 @@ write_key_table(Relation index, int m, int j, uint64 build_id, const uint64 *has
 		memcpy(mih_key_page_keys(page), keys, nkeys * sizeof(uint32));
 		if (pages >= dir_cap)
 			elog(ERROR, "simhash_mih: key table %d needs more than %zu pages", j, dir_cap);
-		dir_values[pages] = first;
-		dir_blocks[pages] = mih_write_image(index, mih_new_buffer(index), page);
+		dir[pages].first_value = first;
+		dir[pages].blkno = mih_write_image(index, mih_new_buffer(index), page);
 		pages++;
 	}
 	pfree(items);
 	return pages;
-}
-
-/* Writes the fence chain of one table; returns its first page. */
-static BlockNumber
-write_fences(Relation index, uint32 pages, const uint32 *dir_values, const BlockNumber *dir_blocks)
-{
-	uint32		nfence = (pages + MIH_FENCES_PER_PAGE - 1) / MIH_FENCES_PER_PAGE;
-	Buffer	   *buffers;
-	BlockNumber head;
-	PGAlignedBlock image;
-
-	if (nfence == 0)
-		return InvalidBlockNumber;
-	/* Each fence page points to the next, so all of them are allocated first. */
-	buffers = palloc(nfence * sizeof(Buffer));
-	for (uint32 f = 0; f < nfence; f++)
-		buffers[f] = mih_new_buffer(index);
-	head = BufferGetBlockNumber(buffers[0]);
-	for (uint32 f = 0; f < nfence; f++)
-	{
-		Page		page = image.data;
-		uint32		first = f * MIH_FENCES_PER_PAGE;
-		uint32		count = Min(MIH_FENCES_PER_PAGE, pages - first);
-
-		mih_init_page(page, MIH_PAGE_FENCE);
-		MihPageGetOpaque(page)->nitems = (uint16) count;
-		if (f + 1 < nfence)
-			MihPageGetOpaque(page)->next = BufferGetBlockNumber(buffers[f + 1]);
-		for (uint32 i = 0; i < count; i++)
-		{
-			MihPageFences(page)[i].first_value = dir_values[first + i];
-			MihPageFences(page)[i].blkno = dir_blocks[first + i];
-		}
-		mih_write_image(index, buffers[f], page);
-	}
-	pfree(buffers);
-	return head;
 }
 
 /*
@@ -214,8 +176,7 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 	 * but, dense, may span as few as 4,080 block values, of which a dense table has fewer than rows.
 	 */
 	Size		dir_cap = n / 512 + 2;
-	uint32	   *dir_values = palloc_extended(dir_cap * sizeof(uint32), MCXT_ALLOC_HUGE);
-	BlockNumber *dir_blocks = palloc_extended(dir_cap * sizeof(BlockNumber), MCXT_ALLOC_HUGE);
+	MihFence   *dir = palloc_extended(dir_cap * sizeof(MihFence), MCXT_ALLOC_HUGE);
 	uint64	   *sorted_hashes = palloc_extended(Max(n, 1) * sizeof(uint64), MCXT_ALLOC_HUGE);
 	ItemPointerData *sorted_tids = palloc_extended(Max(n, 1) * sizeof(ItemPointerData), MCXT_ALLOC_HUGE);
 
@@ -248,9 +209,9 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 
 		if (j > 0 && compact)
 		{
-			pages = write_key_table(index, m, j, run->build_id, hashes, n, dir_values, dir_blocks, dir_cap);
+			pages = write_key_table(index, m, j, run->build_id, hashes, n, dir, dir_cap);
 			run->table_pages[j] = pages;
-			run->fence_head[j] = write_fences(index, pages, dir_values, dir_blocks);
+			run->fence_head[j] = mih_write_item_chain(index, MIH_PAGE_FENCE, dir, sizeof(MihFence), pages);
 			if (progress)
 				pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, (int64) n * (j + 1));
 			continue;
@@ -264,9 +225,9 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 			}
 			mih_sort_refs(refs, n);
 		}
-		pages = write_table(index, m, j, run->build_id, hashes, tids, n, refs, dir_values, dir_blocks);
+		pages = write_table(index, m, j, run->build_id, hashes, tids, n, refs, dir);
 		run->table_pages[j] = pages;
-		run->fence_head[j] = write_fences(index, pages, dir_values, dir_blocks);
+		run->fence_head[j] = mih_write_item_chain(index, MIH_PAGE_FENCE, dir, sizeof(MihFence), pages);
 		if (progress)
 			pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, (int64) n * (j + 1));
 	}
@@ -274,6 +235,5 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 		run->fence_head[j] = InvalidBlockNumber;
 	mih_write_filters(index, hashes, n, m, run);
 	pfree(refs);
-	pfree(dir_values);
-	pfree(dir_blocks);
+	pfree(dir);
 }
