@@ -28,31 +28,19 @@ SEED=${SEED:-42}
 BASELINE_S=${BASELINE_S:-$((T < 60 ? T : 60))}
 INDEX_WITH=${INDEX_WITH:-}
 
-work=$(mktemp -d)
+. "$here/lib.sh"
 chmod 755 "$work"
 cleanup() {
     [ -n "${writers:-}" ] && kill "$writers" 2>/dev/null || true
-    [ -n "${own_server:-}" ] && "$here/../scripts/pgtmp.sh" stop "$own_server"
-    rm -rf "$work"
+    bench_cleanup
 }
 trap cleanup EXIT
-g++ -O2 -std=c++17 -mpopcnt -pthread -o "$work/workload" "$here/gen/workload.cpp"
-eval "$("$here/../scripts/pgtmp.sh" start)"
-own_server=$SIMHASH_PGDIR
-
-sql() { PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -At "$@"; }
-log() { echo "[$(date +%T)] $*" >&2; }
+start_server
 
 sql -c "CREATE EXTENSION simhash" -c "CREATE EXTENSION pg_prewarm" \
     -c "CREATE TABLE crawl (id bigserial PRIMARY KEY, sh simhash)" \
-    -c "CREATE TABLE queries (qid int, h simhash)" \
     -c "CREATE TABLE samples (at_s int, query_set text, p50_ms float8, p99_ms float8)"
-log "loading N=$N rows and $NQ queries (seed $SEED)"
-sql -c "CREATE TABLE staging (id bigint, h bigint)"
-"$work/workload" rows "$N" "$SEED" | sql -c "COPY staging FROM STDIN"
-sql -c "INSERT INTO crawl SELECT id, h::simhash FROM staging ORDER BY id" -c "TRUNCATE staging"
-"$work/workload" queries "$N" "$SEED" "$NQ" | cut -f1,2 | sql -c "COPY staging FROM STDIN"
-sql -c "INSERT INTO queries SELECT id, h::simhash FROM staging" -c "DROP TABLE staging"
+load_workload "$N" "$SEED" "$NQ"
 sql -c "SELECT setval('crawl_id_seq', $N)" -c "VACUUM ANALYZE crawl" -c "CHECKPOINT" >/dev/null
 
 # p50/p99 of one query set over every query, in the server (clock_timestamp around EXECUTE).

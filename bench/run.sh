@@ -26,22 +26,12 @@ WORKLOAD=${SIMHASH_WORKLOAD:-crawl}
 export SIMHASH_WORKLOAD=$WORKLOAD
 KMAX=$(tr ' ' '\n' <<<"$KS" | sort -n | tail -n1)
 
-work=$(mktemp -d)
-cleanup() {
-    [ -n "${own_server:-}" ] && "$here/../scripts/pgtmp.sh" stop "$own_server"
-    rm -rf "$work"
-}
-trap cleanup EXIT
-g++ -O2 -std=c++17 -mpopcnt -pthread -o "$work/workload" "$here/gen/workload.cpp"
-if [ -z "${PGHOST:-}" ]; then
-    eval "$("$here/../scripts/pgtmp.sh" start)"
-    own_server=$SIMHASH_PGDIR
-fi
+. "$here/lib.sh"
+[ -n "${PGHOST:-}" ] || start_server
+export PGDATABASE=$DB   # where sql (bench/lib.sh) works
 
-sql() { PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -At -d "$DB" "$@"; }
 now() { date +%s.%N; }
 since() { awk -v t0="$1" -v t1="$(now)" 'BEGIN { printf "%.3f", t1 - t0 }'; }   # seconds since $1
-log() { echo "[$(date +%T)] $*" >&2; }
 
 psql -X -q -At -d postgres -c "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1 ||
     psql -X -q -d postgres -c "CREATE DATABASE $DB"

@@ -19,28 +19,12 @@ SEED=${SEED:-42}
 REPEAT=${REPEAT:-3}
 INDEX_WITH=${INDEX_WITH:-}
 
-work=$(mktemp -d)
-cleanup() {
-    [ -n "${own_server:-}" ] && "$here/../scripts/pgtmp.sh" stop "$own_server"
-    rm -rf "$work"
-}
-trap cleanup EXIT
-g++ -O2 -std=c++17 -mpopcnt -pthread -o "$work/workload" "$here/gen/workload.cpp"
-eval "$("$here/../scripts/pgtmp.sh" start)"
-own_server=$SIMHASH_PGDIR
-
-sql() { PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -At "$@"; }
-log() { echo "[$(date +%T)] $*" >&2; }
+. "$here/lib.sh"
+start_server
 
 sql -c "CREATE EXTENSION simhash" -c "CREATE EXTENSION pg_prewarm" \
-    -c "CREATE TABLE crawl (id bigint PRIMARY KEY, sh simhash) WITH (autovacuum_enabled = off)" \
-    -c "CREATE TABLE queries (qid int, h simhash)" \
-    -c "CREATE TABLE staging (id bigint, h bigint)"
-log "loading N=$N rows and $NQ queries (seed $SEED)"
-"$work/workload" rows "$N" "$SEED" | sql -c "COPY staging FROM STDIN"
-sql -c "INSERT INTO crawl SELECT id, h::simhash FROM staging ORDER BY id" -c "TRUNCATE staging"
-"$work/workload" queries "$N" "$SEED" "$NQ" | cut -f1,2 | sql -c "COPY staging FROM STDIN"
-sql -c "INSERT INTO queries SELECT id, h::simhash FROM staging" -c "DROP TABLE staging"
+    -c "CREATE TABLE crawl (id bigint PRIMARY KEY, sh simhash) WITH (autovacuum_enabled = off)"
+load_workload "$N" "$SEED" "$NQ"
 sql -c "CREATE INDEX crawl_mih ON crawl USING simhash_mih (sh) $INDEX_WITH" -c "VACUUM ANALYZE crawl"
 
 log "inserting M=$M random hashes, 10,000 a statement"

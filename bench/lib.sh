@@ -1,0 +1,39 @@
+# The start-up that the benchmarks timing the workload in a server share (run.sh, runs.sh,
+# ingest.sh), sourced by them once their arguments are read, with here set to bench/. It makes a
+# temporary directory, work, and compiles the workload generator (bench/gen/workload.cpp) into
+# $work/workload; on exit bench_cleanup (the EXIT trap: a script with more to clean up calls it from
+# its own) removes work and stops the server that start_server started, if it did.
+# shellcheck shell=bash
+: "${here:?bench/lib.sh is sourced with here set to the bench directory}"
+
+work=$(mktemp -d)
+own_server=
+bench_cleanup() {
+    [ -n "$own_server" ] && "$here/../scripts/pgtmp.sh" stop "$own_server"
+    rm -rf "$work"
+}
+trap bench_cleanup EXIT
+g++ -O2 -std=c++17 -mpopcnt -pthread -o "$work/workload" "$here/gen/workload.cpp"
+
+# A throwaway server (scripts/pgtmp.sh) with the extension the pg_config on PATH installed; exports
+# its connection (PGHOST, PGPORT, ...).
+start_server() {
+    eval "$("$here/../scripts/pgtmp.sh" start)"
+    own_server=$SIMHASH_PGDIR
+}
+
+# psql on PGDATABASE: warnings only, unaligned, stops at the first error.
+sql() { PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -At "$@"; }
+log() { echo "[$(date +%T)] $*" >&2; }
+
+# load_workload N SEED NQ: N rows of the workload into crawl (id, sh), which the caller created,
+# and its NQ queries into a new table queries (qid, h).
+load_workload() {
+    local n=$1 seed=$2 nq=$3
+    log "loading N=$n rows and $nq queries (seed $seed)"
+    sql -c "CREATE TABLE queries (qid int, h simhash)" -c "CREATE TABLE staging (id bigint, h bigint)"
+    "$work/workload" rows "$n" "$seed" | sql -c "COPY staging FROM STDIN"
+    sql -c "INSERT INTO crawl SELECT id, h::simhash FROM staging ORDER BY id" -c "TRUNCATE staging"
+    "$work/workload" queries "$n" "$seed" "$nq" | cut -f1,2 | sql -c "COPY staging FROM STDIN"
+    sql -c "INSERT INTO queries SELECT id, h::simhash FROM staging" -c "DROP TABLE staging"
+}
