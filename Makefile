@@ -40,7 +40,8 @@ CORE_LIBS = -lutf8proc
 # Only PostgreSQL's entry points leave the library (the module magic, _PG_init, each SQL-callable
 # function and its pg_finfo_ record); the C++ core and the glue's helpers stay local, so that no
 # other extension loaded into the same backend can collide with them. The list is made from the
-# PG_FUNCTION_INFO_V1 lines at build time.
+# PG_FUNCTION_INFO_V1 lines at build time, with the background workers' entry points (declared
+# "PGDLLEXPORT void name(Datum arg);").
 EXPORTS_SCRIPT = simhash.exports
 
 # HTML's named character reference table (src/core/char_references.cpp) is written at build time
@@ -69,7 +70,8 @@ $(DATA_built): $(INSTALL_SQL_PARTS)
 
 $(EXPORTS_SCRIPT): $(GLUE_SRCS)
 	{ echo '{ global: Pg_magic_func; _PG_init;'; \
-	  sed -n 's/^PG_FUNCTION_INFO_V1(\([A-Za-z0-9_]*\));.*/\1; pg_finfo_\1;/p' $^; \
+	  sed -n -e 's/^PG_FUNCTION_INFO_V1(\([A-Za-z0-9_]*\));.*/\1; pg_finfo_\1;/p' \
+	         -e 's/^PGDLLEXPORT void \([A-Za-z0-9_]*\)(Datum arg);/\1;/p' $^; \
 	  echo 'local: *; };'; } > $@
 $(shlib): $(EXPORTS_SCRIPT)
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The installed library exports PostgreSQL's entry points and nothing else: the module magic,
-# _PG_init, and for each SQL-callable function the function and its pg_finfo_ record. A C++ symbol
+# _PG_init, for each SQL-callable function the function and its pg_finfo_ record, and each
+# background worker's main function. A C++ symbol
 # of the core or a helper of the glue (integer_value, check_pairs_memory, ...) would be visible to
 # every other library loaded into the backend, where a name in common could bind to the wrong one.
 # Every C symbol that any install script (this version's and the frozen older ones) names must be
@@ -12,8 +13,12 @@ lib="$(pg_config --pkglibdir)/simhash.so"
 exported=$(nm -D --defined-only "$lib" | awk '{print $3}' | sort -u)
 echo "$(echo "$exported" | wc -l) symbols exported by $lib"
 
+# Background workers' entry points, which the postmaster finds by name.
+workers=$(sed -n 's/^PGDLLEXPORT void \([A-Za-z0-9_]*\)(Datum arg);/\1/p' src/pg/*/*.c)
+
 bad=0
 while read -r sym; do
+    grep -qx "$sym" <<<"$workers" && continue
     case $sym in
         Pg_magic_func|_PG_init) ;;
         pg_finfo_*) grep -qx "${sym#pg_finfo_}" <<<"$exported" || { echo "pg_finfo without its function: $sym"; bad=1; } ;;

@@ -114,6 +114,9 @@ typedef struct MihRun
 #define MIH_MAX_RUNS		32
 /* A size tier's runs are merged when it has this many: tier t holds runs of limit * 4^t rows. */
 #define MIH_MERGE_FANIN		4
+/* Runs of this tier and above are big (no filter helps much); at most MIH_BIG_RUNS are kept. */
+#define MIH_BIG_TIER		3
+#define MIH_BIG_RUNS		3
 
 /*
  * Layout 3. Layout 2 (simhash 1.2) had one run's fields in the meta page: mih_pin_meta reads such
@@ -250,13 +253,15 @@ mih_filter_may_hold(const MihDirectory *dir, int j, uint32 v)
 typedef enum MihMergeMode
 {
 	MIH_MERGE_INSERTER,			/* small merges only: an inserter must not stall */
-	MIH_MERGE_DUE,				/* every merge the size tiers call for (VACUUM) */
+	MIH_MERGE_BIG,				/* merges of big runs only (the background worker) */
+	MIH_MERGE_DUE,				/* every merge due, small and big (VACUUM) */
 	MIH_MERGE_ALL				/* every run into one (simhash_mih_merge) */
 } MihMergeMode;
 
 extern uint64 mih_pending_limit_rows(Relation index);
 extern uint64 mih_flush(Relation index, bool wait, uint64 min_rows);
 extern uint64 mih_merge(Relation index, MihMergeMode mode);
+extern bool mih_big_merge_due(Relation index);
 extern void mih_lock_runs(Relation index);
 extern void mih_unlock_runs(Relation index);
 extern void mih_lock_pending(Relation index);
@@ -270,6 +275,9 @@ extern int mih_tables_for(Relation index, Size nrows);
 extern bool mih_compact_for(Relation index);
 extern IndexBuildResult *mih_build(Relation heap, Relation index, IndexInfo *info);
 extern void mih_buildempty(Relation index);
+
+/* mih_am_worker.c */
+extern void mih_merge_in_background(Relation index);
 
 /* mih_am_insert.c */
 extern bool mih_insert(Relation index, Datum *values, bool *isnull, ItemPointer tid, Relation heap,

@@ -1,7 +1,8 @@
 /*
  * Inserting into a simhash_mih index: the row goes to the tail of the pending chain, which every
  * scan reads linearly. The insert that takes the chain to the pending_limit option writes it as a
- * new sorted run and does the small merges then due (mih_am_merge.c). A row whose hash is NULL goes
+ * new sorted run and does the small merges then due (mih_am_merge.c); a merge of big runs it hands
+ * to a background worker (mih_am_worker.c). A row whose hash is NULL goes
  * to the NULL chain, which only scans ordered by distance read (it is last).
  */
 #include "simhash_type.h"
@@ -82,6 +83,7 @@ mih_insert(Relation index, Datum *values, bool *isnull, ItemPointer tid, Relatio
 		/* Merging also when the flush wrote nothing: it may have found every run slot taken. */
 		mih_flush(index, npending >= 2 * limit, limit);
 		mih_merge(index, MIH_MERGE_INSERTER);
+		mih_merge_in_background(index);
 	}
 	return false;
 }

@@ -8,27 +8,36 @@
  * installs it by one more change of the meta page, which also forgets the sealed chain. Scans read
  * the sealed chain until then, so the rows they read linearly stay below about twice the limit.
  *
- * Merge. Runs are grouped in size tiers: tier t holds runs of limit * FANIN^t rows or more. When a
- * tier has FANIN runs, its FANIN smallest are merged into one of the next tier (Lucene's tiered
- * policy, an LSM tree's size tiers): each row is rewritten about log_FANIN(N / limit) times
- * (written_rows / inserted_rows in simhash_mih_state), and a scan probes at most about (FANIN - 1)
- * runs a tier. The smallest, so that the index's big first run, which may share the tier of the
- * runs the inserts made, is not rewritten with them. An inserter does only merges of up to
- * INSERTER_MERGE_LIMITS limits of rows; VACUUM does the rest, and simhash_mih_merge merges every
- * run into one.
+ * Merge. Runs are grouped in size tiers: tier t holds runs of limit * FANIN^t rows or more. Small
+ * runs (tiers below MIH_BIG_TIER, fewer than 64 limits of rows) merge as Lucene's tiered policy
+ * and an LSM tree's size tiers do: when a tier has FANIN runs, its FANIN smallest become one of the
+ * next tier, so each row is rewritten about log_FANIN of its run's size / limit times, and a scan
+ * probes at most (FANIN - 1) small runs a tier. The smallest, so that the index's first run, which
+ * may share the tier of the runs the inserts made, is not rewritten with them. Small runs carry
+ * block filters, so they cost a scan little. Big runs do not: a run of 64 limits (1.2M rows by
+ * default) already holds a large share of a table's block values, so each costs a scan nearly as
+ * many probes as the whole index. So there are at most MIH_BIG_RUNS of them: one more makes the
+ * two smallest merge (a binary counter over the big runs: each row is rewritten once more every
+ * time its run doubles), whatever their tiers. The inserter that flushes does the small merges (at
+ * most about 1.2M rows, under a second); big ones it hands to a background worker
+ * (mih_am_worker.c), which runs them while small merges, flushes, scans and inserts go on.
+ * VACUUM does every merge due, and simhash_mih_merge merges every run into one. The rows written
+ * by flushes and merges over the rows inserted are the write amplification (simhash_mih_state).
  *
- * Locks. Two heavyweight locks on tags of the index (page locks, as ginInsertCleanup's on GIN's meta
+ * Locks. Heavyweight locks on tags of the index (page locks, as ginInsertCleanup's on GIN's meta
  * page; they name no real page): LOCK_PENDING is held by a flush and by VACUUM while it cleans the
- * pending and sealed chains; LOCK_RUNS by a merge and by VACUUM while it cleans the runs. So no
- * flush or merge can copy a row VACUUM is removing (a heap tid it removed may be reused at once),
- * and VACUUM cleans every row once: the pending rows before they can become a run, the runs after.
- * A merge of every run that changes the tables' shape (another table count, or the compact option
- * changed) also holds LOCK_PENDING throughout, so that no flush adds a run of the old shape
- * meanwhile: inserters wait for it once the pending rows reach twice the limit. A third lock,
- * LOCK_RECYCLE, is held while old pages are recycled (below): only one backend may wait for the
- * meta page's pins at a time. The order is LOCK_RUNS, LOCK_PENDING, LOCK_RECYCLE; a flush
- * releases LOCK_PENDING before it recycles, so a long scan that delays the recycling delays that
- * one inserter, not the others' flushes.
+ * pending and sealed chains; LOCK_RUNS by a merge of small runs, LOCK_BIG by a merge of big runs,
+ * and both by VACUUM while it cleans the runs and by a merge of every run. The two kinds of merge
+ * choose disjoint runs (by size), so they may run at once: each installs its run by removing just
+ * the runs it chose. No flush or merge can copy a row VACUUM is removing (a heap tid it removed
+ * may be reused at once), and VACUUM cleans every row once: the pending rows before they can
+ * become a run, the runs after. A merge of every run that changes the tables' shape (another
+ * table count, or the compact option changed) also holds LOCK_PENDING throughout, so that no flush
+ * adds a run of the old shape meanwhile: inserters wait for it once the pending rows reach twice
+ * the limit. A fourth lock, LOCK_RECYCLE, is held while old pages are recycled (below): only one
+ * backend may wait for the meta page's pins at a time. The order is LOCK_BIG, LOCK_RUNS,
+ * LOCK_PENDING, LOCK_RECYCLE; a flush releases LOCK_PENDING before it recycles, so a long scan
+ * that delays the recycling delays that one inserter, not the others' flushes.
  *
  * Recycling. Pages of a run or chain that was replaced are freed only once no scan can still read
  * them: every scan pins the meta page while it reads what its copy describes, so the flush or
@@ -47,12 +56,15 @@
 #define LOCK_PENDING	0		/* tags of LockPage, not pages */
 #define LOCK_RUNS		1
 #define LOCK_RECYCLE	2
+#define LOCK_BIG		3
 
 /*
- * An inserter merges at most 64 limits of rows (1.2M rows by default: about 0.7 s on the development
- * machine, once every 1.2M inserts); below that, tier 2 runs would pile up until a VACUUM.
+ * An inserter's merge of small runs writes at most twice the rows of a big run (up to 2.4M rows
+ * by default: about 1.4 s on the development machine; the usual one, four runs of 300k rows once
+ * every 1.2M inserts, takes 0.7 s). Four runs of tier 2 may exceed one big run's rows a little:
+ * refusing those would leave them to VACUUM.
  */
-#define INSERTER_MERGE_LIMITS	64
+#define INSERTER_MERGE_BIGS	2
 
 void
 mih_lock_pending(Relation index)
@@ -66,9 +78,11 @@ mih_unlock_pending(Relation index)
 	UnlockPage(index, LOCK_PENDING, ExclusiveLock);
 }
 
+/* Both merge locks: no merge of any run can start or is under way. */
 void
 mih_lock_runs(Relation index)
 {
+	LockPage(index, LOCK_BIG, ExclusiveLock);
 	LockPage(index, LOCK_RUNS, ExclusiveLock);
 }
 
@@ -76,6 +90,7 @@ void
 mih_unlock_runs(Relation index)
 {
 	UnlockPage(index, LOCK_RUNS, ExclusiveLock);
+	UnlockPage(index, LOCK_BIG, ExclusiveLock);
 }
 
 /* The pending_limit option in rows. */
@@ -327,20 +342,103 @@ tier_of(uint64 n, uint64 limit)
 	return t;
 }
 
+/* The fewest rows of a big run: tier MIH_BIG_TIER. */
+static uint64
+big_rows(uint64 limit)
+{
+	uint64		n = limit;
+
+	for (int t = 0; t < MIH_BIG_TIER; t++)
+		n *= MIH_MERGE_FANIN;
+	return n;
+}
+
+/* The smallest run not chosen yet of a tier from lo to hi; -1 if there is none. */
+static int
+smallest_run(const MihMeta *meta, const bool *chosen, uint64 limit, int lo, int hi)
+{
+	int			smallest = -1;
+
+	for (uint32 r = 0; r < meta->nruns; r++)
+	{
+		int			t = tier_of(meta->runs[r].nrows, limit);
+
+		if (!chosen[r] && t >= lo && t <= hi &&
+			(smallest < 0 || meta->runs[r].nrows < meta->runs[smallest].nrows))
+			smallest = (int) r;
+	}
+	return smallest;
+}
+
+/* Chooses the n smallest runs of tiers lo to hi (there are that many); returns their rows. */
+static uint64
+choose_smallest(const MihMeta *meta, bool *chosen, uint64 limit, int lo, int hi, int n)
+{
+	uint64		rows = 0;
+
+	for (int k = 0; k < n; k++)
+	{
+		int			r = smallest_run(meta, chosen, limit, lo, hi);
+
+		chosen[r] = true;
+		rows += meta->runs[r].nrows;
+	}
+	return rows;
+}
+
+/* Small runs: the FANIN smallest of the lowest small tier that has FANIN runs. */
+static uint64
+choose_small(const MihMeta *meta, bool *chosen, uint64 limit)
+{
+	int			count[MIH_BIG_TIER] = {0};
+
+	for (uint32 r = 0; r < meta->nruns; r++)
+	{
+		int			t = tier_of(meta->runs[r].nrows, limit);
+
+		if (t < MIH_BIG_TIER)
+			count[t]++;
+	}
+	for (int t = 0; t < MIH_BIG_TIER; t++)
+		if (count[t] >= MIH_MERGE_FANIN)
+			return choose_smallest(meta, chosen, limit, t, t, MIH_MERGE_FANIN);
+	return 0;
+}
+
+static int
+count_big(const MihMeta *meta, uint64 limit)
+{
+	int			n = 0;
+
+	for (uint32 r = 0; r < meta->nruns; r++)
+		n += meta->runs[r].nrows >= big_rows(limit);
+	return n;
+}
+
+/* Big runs: the two smallest, if there are more than MIH_BIG_RUNS. */
+static uint64
+choose_big(const MihMeta *meta, bool *chosen, uint64 limit)
+{
+	if (count_big(meta, limit) <= MIH_BIG_RUNS)
+		return 0;
+	return choose_smallest(meta, chosen, limit, MIH_BIG_TIER, INT_MAX, 2);
+}
+
 /*
  * Chooses the runs to merge: every run (MIH_MERGE_ALL, if there are two or more, or if the table
- * count or layout the options ask for changed), else the runs of the lowest tier that has FANIN
- * of them. Marks them in chosen[]; returns their rows, 0 if nothing is due.
+ * count or layout the options ask for changed, when both merge locks are held), else the small
+ * runs due (not in MIH_MERGE_BIG), else the big ones (not in MIH_MERGE_INSERTER). Marks them in
+ * chosen[]; returns their rows, 0 if nothing is due.
  */
 static uint64
 choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, bool *chosen, bool *all, bool *reshape)
 {
 	uint64		limit = mih_pending_limit_rows(index);
 	uint64		total = mih_sorted_rows(meta);
-	int			count[32] = {0};
+	uint64		rows = 0;
 
 	memset(chosen, 0, MIH_MAX_RUNS * sizeof(bool));
-	*reshape = mode != MIH_MERGE_INSERTER && meta->nruns > 0 &&
+	*reshape = (mode == MIH_MERGE_DUE || mode == MIH_MERGE_ALL) && meta->nruns > 0 &&
 		(mih_tables_for(index, total) != meta->ntables ||
 		 mih_compact_for(index) != ((meta->flags & MIH_FLAG_COMPACT) != 0));
 	*all = mode == MIH_MERGE_ALL || *reshape;
@@ -352,32 +450,30 @@ choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, bool *chosen
 			chosen[r] = true;
 		return Max(total, 1);
 	}
-	for (uint32 r = 0; r < meta->nruns; r++)
-		count[tier_of(meta->runs[r].nrows, limit)]++;
-	for (int t = 0; t < 32; t++)
-	{
-		uint64		rows = 0;
+	if (mode != MIH_MERGE_BIG)
+		rows = choose_small(meta, chosen, limit);
+	/* An inserter leaves bigger merges to VACUUM, unless runs pile up without one. */
+	if (mode == MIH_MERGE_INSERTER && rows > INSERTER_MERGE_BIGS * big_rows(limit) &&
+		meta->nruns < MIH_MAX_RUNS / 2)
+		return 0;
+	if (rows == 0 && mode != MIH_MERGE_INSERTER)
+		rows = choose_big(meta, chosen, limit);
+	return rows;
+}
 
-		if (count[t] < MIH_MERGE_FANIN)
-			continue;
-		for (int k = 0; k < MIH_MERGE_FANIN; k++)
-		{
-			int			smallest = -1;
+/* Whether a merge of big runs is due and none is under way: the worker's work (mih_am_worker.c). */
+bool
+mih_big_merge_due(Relation index)
+{
+	MihMeta		meta;
 
-			for (uint32 r = 0; r < meta->nruns; r++)
-				if (!chosen[r] && tier_of(meta->runs[r].nrows, limit) == t &&
-					(smallest < 0 || meta->runs[r].nrows < meta->runs[smallest].nrows))
-					smallest = (int) r;
-			chosen[smallest] = true;
-			rows += meta->runs[smallest].nrows;
-		}
-		/* An inserter leaves big merges to VACUUM, unless runs pile up without one. */
-		if (mode == MIH_MERGE_INSERTER && rows > INSERTER_MERGE_LIMITS * limit &&
-			meta->nruns < MIH_MAX_RUNS / 2)
-			return 0;
-		return rows;
-	}
-	return 0;
+	mih_read_meta(index, &meta);
+	if (count_big(&meta, mih_pending_limit_rows(index)) <= MIH_BIG_RUNS)
+		return false;
+	if (!ConditionalLockPage(index, LOCK_BIG, ExclusiveLock))
+		return false;
+	UnlockPage(index, LOCK_BIG, ExclusiveLock);
+	return true;
 }
 
 /* Merges the chosen runs into one; the caller holds LOCK_RUNS. Returns the rows written. */
@@ -454,16 +550,17 @@ merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool all, 
 
 /*
  * Does the merges the mode allows, one after the other, while some are due; returns the rows
- * written. An inserter does none if another backend is merging.
+ * written. An inserter does none if another backend is merging small runs, the worker none if
+ * another is merging big ones.
  */
 uint64
 mih_merge(Relation index, MihMergeMode mode)
 {
 	uint64		written = 0;
 
-	if (mode == MIH_MERGE_INSERTER)
+	if (mode == MIH_MERGE_INSERTER || mode == MIH_MERGE_BIG)
 	{
-		if (!ConditionalLockPage(index, LOCK_RUNS, ExclusiveLock))
+		if (!ConditionalLockPage(index, mode == MIH_MERGE_BIG ? LOCK_BIG : LOCK_RUNS, ExclusiveLock))
 			return 0;
 	}
 	else
@@ -485,6 +582,9 @@ mih_merge(Relation index, MihMergeMode mode)
 		if (all)
 			break;
 	}
-	mih_unlock_runs(index);
+	if (mode == MIH_MERGE_INSERTER || mode == MIH_MERGE_BIG)
+		UnlockPage(index, mode == MIH_MERGE_BIG ? LOCK_BIG : LOCK_RUNS, ExclusiveLock);
+	else
+		mih_unlock_runs(index);
 	return written;
 }

@@ -1,0 +1,106 @@
+# Big runs of a simhash_mih index are merged by a background worker that inserters start, without
+# a VACUUM, while inserts and checked scans go on; with no worker slot free, VACUUM merges them.
+# With pending_limit = 64 (4,656 rows), a run is big from 64 limits (297,984 rows) on, and the
+# index keeps at most 3 of them: about 1.2M inserted rows make 4, so one merge is due.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes qw(usleep);
+
+my $node = PostgreSQL::Test::Cluster->new('background');
+$node->init;
+$node->append_conf('postgresql.conf', "autovacuum = off\n");
+$node->start;
+$node->safe_psql('postgres', q{
+    CREATE EXTENSION simhash;
+    CREATE TABLE t (id bigserial, sh simhash);
+    INSERT INTO t (sh) SELECT ('x' || substr(md5(g::text), 1, 16))::bit(64)::simhash FROM generate_series(1, 20000) g;
+    CREATE INDEX t_mih ON t USING simhash_mih (sh) WITH (pending_limit = 64);
+    -- Queries whose radius and nearest neighbours through the index differ from a sequential
+    -- scan's, in the caller's snapshot.
+    CREATE FUNCTION mismatches(n int) RETURNS bigint LANGUAGE sql AS $$
+        SELECT count(*) FROM generate_series(1, n) q,
+        LATERAL (SELECT ('x' || substr(md5((q * random())::text), 1, 16))::bit(64)::simhash AS h) qh,
+        LATERAL (SELECT array_agg(id ORDER BY id) AS ids FROM t WHERE hamming(sh, qh.h) <= 9) i,
+        LATERAL (SELECT array_agg(id ORDER BY id) AS ids FROM t WHERE hamming(sh::bigint, qh.h::bigint) <= 9) s,
+        LATERAL (SELECT array_agg(d) AS ds FROM (SELECT (sh <-> qh.h)::int AS d FROM t ORDER BY sh <-> qh.h LIMIT 10) x) ki,
+        LATERAL (SELECT array_agg(d ORDER BY d) AS ds FROM (SELECT hamming(sh::bigint, qh.h::bigint)::int AS d FROM t
+                 ORDER BY 1 LIMIT 10) y) ks
+        WHERE i.ids IS DISTINCT FROM s.ids OR ki.ds IS DISTINCT FROM ks.ds
+    $$ SET enable_seqscan = off SET enable_bitmapscan = off;
+});
+
+my $big = q{SELECT count(*) FROM simhash_mih_runs('t_mih') WHERE tier >= 3};
+my $worker_active = q{SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'simhash_mih merge'};
+
+# Inserts in statements of 1,000 rows until the table has about $rows rows.
+sub fill
+{
+    my ($rows) = @_;
+    $node->safe_psql('postgres', qq{
+        DO \$\$
+        BEGIN
+            FOR b IN 1 .. ($rows - (SELECT count(*) FROM t)) / 1000 + 1 LOOP
+                INSERT INTO t (sh) SELECT ('x' || substr(md5(random()::text), 1, 16))::bit(64)::simhash
+                FROM generate_series(1, 1000);
+            END LOOP;
+        END \$\$});
+}
+
+# Waits until no merge worker runs and none is due.
+sub settle
+{
+    for (1 .. 600)
+    {
+        return if $node->safe_psql('postgres', $worker_active) eq '0'
+          && $node->safe_psql('postgres', $big) <= 3;
+        usleep(100_000);
+    }
+}
+
+# Writers and checked readers at once, from just below 4 big runs to beyond: the worker's merge is
+# installed under their feet.
+fill(1_150_000);
+$node->pgbench(
+    '--no-vacuum --client=3 --jobs=2 --transactions=70 --random-seed=7',
+    0,
+    [qr{processed: [1-9]}],
+    [qr{^(?:pgbench: setting random seed to 7\n)?$}],
+    'inserts and scans compared with a sequential scan while runs flush and merge',
+    {
+        'insert@3' => q{
+            INSERT INTO t (sh) SELECT ('x' || substr(md5(random()::text), 1, 16))::bit(64)::simhash
+            FROM generate_series(1, 2000);
+        },
+        'check@1' => q{
+            BEGIN ISOLATION LEVEL REPEATABLE READ;
+            SELECT 1 / (mismatches(2) = 0)::int;
+            COMMIT;
+        },
+    });
+fill(1_350_000);
+settle();
+is($node->safe_psql('postgres', $big), '3', 'the worker keeps 3 big runs, without a VACUUM');
+ok($node->safe_psql('postgres', q{SELECT max(rows) >= 2 * 297984 FROM simhash_mih_runs('t_mih')}) eq 't',
+    'two big runs were merged into one');
+ok($node->safe_psql('postgres', q{SELECT count(*) FROM pg_stat_all_tables WHERE relname = 't' AND vacuum_count + autovacuum_count > 0}) eq '0',
+    'no VACUUM ran');
+is($node->safe_psql('postgres', 'SELECT mismatches(12)'), '0', 'the index answers like a sequential scan');
+is($node->safe_psql('postgres', q{SELECT live_sorted_rows + pending_rows = (SELECT count(*) FROM t) FROM simhash_mih_check('t_mih')}),
+    't', 'every row is in the index once and every run passes simhash_mih_check');
+
+# No worker slot: a fourth big run waits for VACUUM.
+$node->safe_psql('postgres', 'ALTER SYSTEM SET max_worker_processes = 0');
+$node->restart;
+fill(1_700_000);
+ok($node->safe_psql('postgres', $big) > 3, 'without a worker slot, big runs wait');
+$node->safe_psql('postgres', 'VACUUM t');
+ok($node->safe_psql('postgres', $big) <= 3, 'VACUUM merges them');
+is($node->safe_psql('postgres', 'SELECT mismatches(12)'), '0', 'the index still answers like a sequential scan');
+is($node->safe_psql('postgres', q{SELECT live_sorted_rows + pending_rows = (SELECT count(*) FROM t) FROM simhash_mih_check('t_mih')}),
+    't', 'and passes simhash_mih_check');
+
+$node->stop;
+done_testing();
