@@ -2,8 +2,9 @@
 # What the runs of a simhash_mih index cost a query, without a writer's load: loads N rows of the
 # workload (bench/gen/workload.cpp) and builds the index, then one session inserts M random hashes
 # one statement at a time (each goes through the index's inserts, flushes and the small merges an
-# inserter does; autovacuum is off, so no other merge happens), and radius k = 3/5/8 and KNN-10 p50
-# over NQ queries are timed in the server with the runs that formed, and on a copy of the table
+# inserter does; big merges go to the background workers the inserts start; autovacuum is off, so
+# no VACUUM merges), and radius k = 3/5/8 and KNN-10 p50 over NQ queries are timed in the server
+# with the runs that formed (once no merge is under way), and on a copy of the table
 # whose index is built afresh (one run), the two interleaved. The ratio is what the runs cost.
 #
 #   bench/runs.sh N M            e.g. bench/runs.sh 1000000 2000000
@@ -32,6 +33,10 @@ sql -c "SELECT setseed(0.42)"
 for ((at = 0; at < M; at += 10000)); do
     sql -c "INSERT INTO crawl SELECT $N + $at + i, ('x' || substr(md5(random()::text), 1, 16))::bit(64)::simhash
             FROM generate_series(1, LEAST(10000, $M - $at)) i"
+done
+# The runs as the inserts left them, once the big merge they handed to a background worker is done.
+while [ "$(sql -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'simhash_mih merge'")" != 0 ]; do
+    sleep 1
 done
 sql -c "VACUUM (INDEX_CLEANUP off) crawl" -c "ANALYZE crawl"
 
