@@ -266,9 +266,8 @@ level_cost(const MihMeta *meta, int j, int level)
  * levels' probes. Once its hashes no longer fit in a processor's cache (beyond PASS_CACHED_ROWS,
  * 32 MB of them), a pass costs about twice per row what the costs say. Measured: at 14M rows in
  * 7 runs (10M, 2.4M, 1.2M and small ones) a pass was chosen and took 7x the time of probing the
- * same rows indexed afresh, where probing all runs takes 2x; at 10M rows in one run, nearest
- * neighbours took 15 ms with passes and 13 ms with the probes the double weight lets them make;
- * at 1M rows the double weight made them about 10% slower.
+ * same rows indexed afresh, where probing all runs takes 1.8x; the same rows in one run answer as
+ * fast with either weight; at 1M rows the double weight made nearest neighbours 10% slower.
  */
 #define PASS_CACHED_ROWS	(4 * 1024 * 1024)
 #define PASS_UNCACHED_WEIGHT	2.0
