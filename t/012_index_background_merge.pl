@@ -1,5 +1,6 @@
 # Big runs of a simhash_mih index are merged by a background worker that inserters start, without
-# a VACUUM, while inserts and checked scans go on; with no worker slot free, VACUUM merges them.
+# a VACUUM, while inserts and checked scans go on; a temporary index's inserter merges them itself;
+# with no worker slot free, VACUUM merges them.
 # With pending_limit = 64 (4,656 rows), a run is big from 64 limits (297,984 rows) on, and the
 # index keeps at most 3 of them: about 1.2M inserted rows make 4, so one merge is due.
 use strict;
@@ -90,6 +91,22 @@ ok($node->safe_psql('postgres', q{SELECT count(*) FROM pg_stat_all_tables WHERE 
 is($node->safe_psql('postgres', 'SELECT mismatches(12)'), '0', 'the index answers like a sequential scan');
 is($node->safe_psql('postgres', q{SELECT live_sorted_rows + pending_rows = (SELECT count(*) FROM t) FROM simhash_mih_check('t_mih')}),
     't', 'every row is in the index once and every run passes simhash_mih_check');
+
+# A temporary table's index: no other process can read its pages, so its inserter merges.
+my $temp = $node->safe_psql('postgres', q{
+    CREATE TEMP TABLE tt (id bigserial, sh simhash);
+    CREATE INDEX tt_mih ON tt USING simhash_mih (sh) WITH (pending_limit = 64);
+    DO $$
+    BEGIN
+        FOR b IN 1 .. 1250 LOOP
+            INSERT INTO tt (sh) SELECT ('x' || substr(md5(random()::text), 1, 16))::bit(64)::simhash
+            FROM generate_series(1, 1000);
+        END LOOP;
+    END $$;
+    SELECT count(*) FILTER (WHERE tier >= 3) || ' ' || (max(rows) >= 2 * 297984) FROM simhash_mih_runs('tt_mih')});
+is($temp, '3 true', 'a temporary index keeps 3 big runs: its inserter merged two');
+unlike(slurp_file($node->logfile), qr/temporary tables of other sessions|background worker "simhash_mih merge".*exited with exit code 1/,
+    'no merge worker failed');
 
 # No worker slot: a fourth big run waits for VACUUM.
 $node->safe_psql('postgres', 'ALTER SYSTEM SET max_worker_processes = 0');

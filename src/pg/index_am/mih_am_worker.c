@@ -6,7 +6,8 @@
  * background worker for it, as parallel queries start theirs: no shared_preload_libraries needed.
  * The worker merges big runs while any are due, then exits; small merges, flushes, inserts and
  * scans go on meanwhile. A worker that finds another merging big runs exits at once. When no
- * worker slot is free (max_worker_processes), VACUUM does the merge.
+ * worker slot is free (max_worker_processes), VACUUM does the merge; a temporary index's inserter
+ * does it itself.
  */
 #include "mih_am.h"
 
@@ -29,6 +30,15 @@ mih_merge_in_background(Relation index)
 
 	if (!mih_big_merge_due(index))
 		return;
+	/*
+	 * A temporary index's pages live in this backend's own buffers, which no other process can
+	 * read, and autovacuum never comes to it: its inserter merges.
+	 */
+	if (RelationUsesLocalBuffers(index))
+	{
+		mih_merge(index, MIH_MERGE_BIG);
+		return;
+	}
 	memset(&worker, 0, sizeof(worker));
 	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
 	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
