@@ -1,6 +1,7 @@
 # Big runs of a simhash_mih index are merged by a background worker that inserters start, without
 # a VACUUM, while inserts and checked scans go on; a temporary index's inserter merges them itself;
-# with no worker slot free, VACUUM merges them.
+# with no worker slot free, VACUUM merges them. The worker's, VACUUM's and simhash_mih_merge's
+# merges show in pg_stat_progress_vacuum and simhash_mih_merge_progress while they run.
 # With pending_limit = 64 (4,656 rows), a run is big from 64 limits (297,984 rows) on, and the
 # index keeps at most 3 of them: about 1.2M inserted rows make 4, so one merge is due.
 use strict;
@@ -61,9 +62,54 @@ sub settle
     }
 }
 
+# Runs $code while another session samples the merges under way every 5 ms into the table seen.
+sub watch_merges
+{
+    my ($code) = @_;
+    $node->safe_psql('postgres', q{
+        DROP TABLE IF EXISTS seen, watch_stop;
+        CREATE TABLE seen (backend_type text, vacuum_phase text, relid regclass, indexrelid regclass,
+                           phase text, rows_total bigint, rows_done bigint);
+        CREATE TABLE watch_stop ();});
+    my $bg = $node->background_psql('postgres');
+    $bg->query_until(qr/watching/, q{
+        \echo watching
+        DO $$
+        BEGIN
+            FOR i IN 1 .. 60000 LOOP
+                EXIT WHEN EXISTS (SELECT FROM watch_stop);
+                PERFORM pg_stat_clear_snapshot();
+                INSERT INTO seen
+                SELECT a.backend_type, v.phase, m.relid, m.indexrelid, m.phase, m.rows_total, m.rows_done
+                FROM simhash_mih_merge_progress m JOIN pg_stat_progress_vacuum v USING (pid)
+                JOIN pg_stat_activity a USING (pid);
+                PERFORM pg_sleep(0.005);
+            END LOOP;
+        END $$;
+    });
+    $code->();
+    $node->safe_psql('postgres', 'INSERT INTO watch_stop DEFAULT VALUES');
+    $bg->quit;
+}
+
+# What the sampler saw of one kind of backend's merges of t_mih: whether it saw some, each in
+# VACUUM's index cleanup of t with a phase of its own, rows done at most rows to do, and the most
+# rows to do (at least the two big runs merged).
+sub seen_merges
+{
+    my ($backend_type) = @_;
+    return $node->safe_psql('postgres', qq{
+        SELECT count(*) > 0 AND bool_and(relid = 't'::regclass AND indexrelid = 't_mih'::regclass
+                                        AND vacuum_phase = 'cleaning up indexes' AND phase IS NOT NULL
+                                        AND rows_done <= rows_total)
+               AND max(rows_total) >= 2 * 297984
+        FROM seen WHERE backend_type = '$backend_type'});
+}
+
 # Writers and checked readers at once, from just below 4 big runs to beyond: the worker's merge is
 # installed under their feet.
 fill(1_150_000);
+watch_merges(sub {
 $node->pgbench(
     '--no-vacuum --client=3 --jobs=2 --transactions=70 --random-seed=7',
     0,
@@ -83,6 +129,9 @@ $node->pgbench(
     });
 fill(1_350_000);
 settle();
+});
+is(seen_merges('simhash_mih merge'), 't', "the worker's merge showed in pg_stat_progress_vacuum and simhash_mih_merge_progress");
+is($node->safe_psql('postgres', 'SELECT count(*) FROM simhash_mih_merge_progress'), '0', 'and left them when it ended');
 is($node->safe_psql('postgres', $big), '3', 'the worker keeps 3 big runs, without a VACUUM');
 ok($node->safe_psql('postgres', q{SELECT max(rows) >= 2 * 297984 FROM simhash_mih_runs('t_mih')}) eq 't',
     'two big runs were merged into one');
@@ -113,11 +162,17 @@ $node->safe_psql('postgres', 'ALTER SYSTEM SET max_worker_processes = 0');
 $node->restart;
 fill(1_700_000);
 ok($node->safe_psql('postgres', $big) > 3, 'without a worker slot, big runs wait');
-$node->safe_psql('postgres', 'VACUUM t');
+watch_merges(sub { $node->safe_psql('postgres', 'VACUUM t'); });
+is(seen_merges('client backend'), 't', "VACUUM's merge showed in simhash_mih_merge_progress");
 ok($node->safe_psql('postgres', $big) <= 3, 'VACUUM merges them');
 is($node->safe_psql('postgres', 'SELECT mismatches(12)'), '0', 'the index still answers like a sequential scan');
 is($node->safe_psql('postgres', q{SELECT live_sorted_rows + pending_rows = (SELECT count(*) FROM t) FROM simhash_mih_check('t_mih')}),
     't', 'and passes simhash_mih_check');
+
+# A merge of every run shows the same way.
+watch_merges(sub { $node->safe_psql('postgres', q{SELECT simhash_mih_merge('t_mih')}); });
+is(seen_merges('client backend'), 't', "simhash_mih_merge's merge showed in simhash_mih_merge_progress");
+is($node->safe_psql('postgres', q{SELECT count(*) FROM simhash_mih_runs('t_mih')}), '1', 'and merged every run');
 
 $node->stop;
 done_testing();

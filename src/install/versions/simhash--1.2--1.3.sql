@@ -245,6 +245,20 @@ CREATE FUNCTION simhash_mih_state(index regclass,
     OUT written_rows bigint)
     AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION simhash_mih_state(regclass) IS 'the runs and unsorted rows of a simhash_mih index, and the rows its flushes and merges wrote (written_rows / inserted_rows is the write amplification)';
+-- Merges under way: the worker's, VACUUM's and simhash_mih_merge's (inserters' merges are short and
+-- not shown), from params of the VACUUM progress command that pg_stat_progress_vacuum leaves unused
+-- (src/pg/index_am/mih_am.h). Like pg_stat_progress_vacuum, a role sees other roles' backends, and
+-- the worker, only with pg_read_all_stats.
+CREATE VIEW simhash_mih_merge_progress AS
+    SELECT s.pid, s.datid, d.datname, s.relid, s.param16::pg_catalog.oid AS indexrelid,
+           CASE s.param17 WHEN 1 THEN 'reading runs' WHEN 2 THEN 'writing tables'
+                          WHEN 3 THEN 'waiting for scans' END AS phase,
+           s.param18 AS rows_total, s.param19 AS rows_done
+    FROM pg_catalog.pg_stat_get_progress_info('VACUUM') s
+    LEFT JOIN pg_catalog.pg_database d ON d.oid OPERATOR(pg_catalog.=) s.datid
+    WHERE s.param16 OPERATOR(pg_catalog.<>) 0;
+COMMENT ON VIEW simhash_mih_merge_progress IS 'merges of simhash_mih runs under way: phase (reading runs, writing tables, waiting for scans), rows_total and rows_done (in writing tables: rows times tables); pg_stat_progress_vacuum shows the same pid';
+GRANT SELECT ON simhash_mih_merge_progress TO PUBLIC;
 -- ===== confirmed jobs: default k = 7 =====
 -- simhash_pairs_confirmed and simhash_clusters_confirmed look within 7 bits unless told otherwise:
 -- on the development corpora it finds 0.97 of the pairs with J >= 0.9 instead of 0.84-0.88 at

@@ -226,9 +226,14 @@ extern void mih_read_meta(Relation index, MihMeta *meta);
 extern const MihDirectory *mih_directory(Relation index, const MihMeta *meta, const MihRun *run);
 extern void mih_free_page(Relation index, BlockNumber blkno);
 
-/* mih_am_tables.c */
+/* mih_am_tables.c: progress names the pair of progress params for rows to write and written */
+typedef struct MihProgress
+{
+	int			total;
+	int			done;
+} MihProgress;
 extern void mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, int m,
-							 bool compact, bool progress, MihRun *run);
+							 bool compact, const MihProgress *progress, MihRun *run);
 extern uint64 *mih_key_items(const uint64 *hashes, Size n, int m, int j, Size *nitems);
 
 /* mih_am_filter.c */
@@ -258,9 +263,23 @@ typedef enum MihMergeMode
 	MIH_MERGE_ALL				/* every run into one (simhash_mih_merge) */
 } MihMergeMode;
 
+/*
+ * A merge's progress goes to params of the backend's progress command that pg_stat_progress_vacuum
+ * leaves unused (it reads the first 13 of 20 up to PostgreSQL 19); simhash_mih_merge_progress (see
+ * src/install/36_mih_am.sql) shows them. MIH_PROGRESS_INDEX is 0 when no merge is under way.
+ */
+#define MIH_PROGRESS_INDEX			15
+#define MIH_PROGRESS_PHASE			16
+#define MIH_PROGRESS_ROWS_TOTAL		17
+#define MIH_PROGRESS_ROWS_DONE		18
+#define MIH_MERGE_PHASE_READ		1	/* reading the runs (rows_done of the runs' rows_total) */
+#define MIH_MERGE_PHASE_WRITE		2	/* sorting and writing the tables (rows times tables) */
+#define MIH_MERGE_PHASE_RECYCLE		3	/* waiting for scans before freeing the old pages */
+
 extern uint64 mih_pending_limit_rows(Relation index);
 extern uint64 mih_flush(Relation index, bool wait, uint64 min_rows);
 extern uint64 mih_merge(Relation index, MihMergeMode mode);
+extern uint64 mih_merge_reported(Relation index, MihMergeMode mode);
 extern bool mih_big_merge_due(Relation index);
 extern void mih_lock_runs(Relation index);
 extern void mih_unlock_runs(Relation index);

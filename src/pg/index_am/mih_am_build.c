@@ -166,7 +166,9 @@ mih_build(Relation heap, Relation index, IndexInfo *info)
 	meta.flags = mih_compact_for(index) ? MIH_FLAG_COMPACT : 0;
 	if (st.n > 0)
 	{
-		mih_write_tables(index, st.hashes, st.tids, st.n, meta.ntables, mih_compact_for(index), true,
+		static const MihProgress progress = {PROGRESS_CREATEIDX_TUPLES_TOTAL, PROGRESS_CREATEIDX_TUPLES_DONE};
+
+		mih_write_tables(index, st.hashes, st.tids, st.n, meta.ntables, mih_compact_for(index), &progress,
 						 &meta.runs[0]);
 		meta.nruns = 1;
 	}

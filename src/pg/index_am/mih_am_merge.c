@@ -48,9 +48,12 @@
  */
 #include "mih_am.h"
 
+#include "commands/progress.h"
 #include "miscadmin.h"
 #include "storage/freespace.h"
 #include "storage/lmgr.h"
+#include "utils/backend_progress.h"
+#include "utils/backend_status.h"
 #include "utils/memutils.h"
 
 #define LOCK_PENDING	0		/* tags of LockPage, not pages */
@@ -195,7 +198,11 @@ read_run(Relation index, const MihMeta *meta, const MihRun *run, MihRows *rows)
 
 		mih_walk_start(&walk, index);
 		for (uint32 p = 0; p < dir->pages[j]; p++)
+		{
 			read_page(&walk, dir->blocks[j][p], kind, false, rows, j == 0);
+			if (j == 0)
+				pgstat_progress_update_param(MIH_PROGRESS_ROWS_DONE, (int64) rows->n);
+		}
 		for (BlockNumber blkno = run->fence_head[j]; blkno != InvalidBlockNumber;)
 			blkno = read_page(&walk, blkno, MIH_PAGE_FENCE, true, rows, false);
 		for (BlockNumber blkno = run->filter_head[j]; run->filter_bits > 0 && blkno != InvalidBlockNumber;)
@@ -286,7 +293,7 @@ flush_locked(Relation index, uint64 min_rows, MihRows *out)
 		blkno = read_page(&walk, blkno, MIH_PAGE_PENDING, true, &rows, true);
 	if (rows.n > 0)
 		mih_write_tables(index, rows.hashes, rows.tids, rows.n, meta.ntables,
-						 (meta.flags & MIH_FLAG_COMPACT) != 0, false, &run);
+						 (meta.flags & MIH_FLAG_COMPACT) != 0, NULL, &run);
 
 	state = GenericXLogStart(index);
 	page_meta = mih_begin_meta_change(index, meta_buf, state);
@@ -340,6 +347,13 @@ tier_of(uint64 n, uint64 limit)
 		t++;
 	}
 	return t;
+}
+
+/* Big runs cost a scan nearly what the whole index does (see the top of the file). */
+static bool
+is_big(uint64 nrows, uint64 limit)
+{
+	return tier_of(nrows, limit) >= MIH_BIG_TIER;
 }
 
 /* The fewest rows of a big run: tier MIH_BIG_TIER. */
@@ -411,7 +425,7 @@ count_big(const MihMeta *meta, uint64 limit)
 	int			n = 0;
 
 	for (uint32 r = 0; r < meta->nruns; r++)
-		n += meta->runs[r].nrows >= big_rows(limit);
+		n += is_big(meta->runs[r].nrows, limit);
 	return n;
 }
 
@@ -476,6 +490,18 @@ mih_big_merge_due(Relation index)
 	return true;
 }
 
+static const MihProgress merge_progress = {MIH_PROGRESS_ROWS_TOTAL, MIH_PROGRESS_ROWS_DONE};
+
+/* A merge's next phase, with its rows to do and done (simhash_mih_merge_progress). */
+static void
+progress_phase(int64 phase, uint64 rows_total, uint64 rows_done)
+{
+	const int	params[] = {MIH_PROGRESS_PHASE, MIH_PROGRESS_ROWS_TOTAL, MIH_PROGRESS_ROWS_DONE};
+	const int64 values[] = {phase, (int64) rows_total, (int64) rows_done};
+
+	pgstat_progress_update_multi_param(3, params, values);
+}
+
 /* Merges the chosen runs into one; the caller holds LOCK_RUNS. Returns the rows written. */
 static uint64
 merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool all, bool reshape,
@@ -503,12 +529,14 @@ merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool all, 
 		for (uint32 r = 0; r < MIH_MAX_RUNS; r++)
 			every[r] = r < meta->nruns;
 	}
+	progress_phase(MIH_MERGE_PHASE_READ, expected, 0);
 	rows_init(&rows, expected);
 	for (uint32 r = 0; r < meta->nruns; r++)
 		if (chosen[r])
 			read_run(index, meta, &meta->runs[r], &rows);
+	progress_phase(MIH_MERGE_PHASE_WRITE, (uint64) rows.n * m, 0);
 	if (rows.n > 0)
-		mih_write_tables(index, rows.hashes, rows.tids, rows.n, m, compact, false, &run);
+		mih_write_tables(index, rows.hashes, rows.tids, rows.n, m, compact, &merge_progress, &run);
 
 	meta_buf = ReadBuffer(index, MIH_META_BLKNO);
 	state = GenericXLogStart(index);
@@ -543,28 +571,55 @@ merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool all, 
 
 	if (reshape)
 		mih_unlock_pending(index);
+	progress_phase(MIH_MERGE_PHASE_RECYCLE, (uint64) rows.n * m, (uint64) rows.n * m);
 	recycle(index, &rows);
 	rows_free(&rows);
 	return rows.n;
 }
 
 /*
+ * The merge locks a mode takes: an inserter's only LOCK_RUNS and the worker's only LOCK_BIG, if
+ * no other backend holds it (false then); VACUUM's and a merge of every run both, waiting.
+ */
+static bool
+lock_for_mode(Relation index, MihMergeMode mode)
+{
+	if (mode == MIH_MERGE_INSERTER)
+		return ConditionalLockPage(index, LOCK_RUNS, ExclusiveLock);
+	if (mode == MIH_MERGE_BIG)
+		return ConditionalLockPage(index, LOCK_BIG, ExclusiveLock);
+	mih_lock_runs(index);
+	return true;
+}
+
+static void
+unlock_for_mode(Relation index, MihMergeMode mode)
+{
+	if (mode == MIH_MERGE_INSERTER)
+		UnlockPage(index, LOCK_RUNS, ExclusiveLock);
+	else if (mode == MIH_MERGE_BIG)
+		UnlockPage(index, LOCK_BIG, ExclusiveLock);
+	else
+		mih_unlock_runs(index);
+}
+
+/*
  * Does the merges the mode allows, one after the other, while some are due; returns the rows
  * written. An inserter does none if another backend is merging small runs, the worker none if
- * another is merging big ones.
+ * another is merging big ones. Each merge reports its progress (MIH_PROGRESS_INDEX and on) in
+ * whatever progress command the backend runs: VACUUM's, or the one the worker or simhash_mih_merge
+ * starts; an inserter's is invisible (only VACUUM's command shows in the view) and costs nothing.
  */
 uint64
 mih_merge(Relation index, MihMergeMode mode)
 {
 	uint64		written = 0;
+	const int	params[] = {MIH_PROGRESS_INDEX, MIH_PROGRESS_PHASE, MIH_PROGRESS_ROWS_TOTAL, MIH_PROGRESS_ROWS_DONE};
+	int64		values[] = {RelationGetRelid(index), 0, 0, 0};
+	bool		reported = false;
 
-	if (mode == MIH_MERGE_INSERTER || mode == MIH_MERGE_BIG)
-	{
-		if (!ConditionalLockPage(index, mode == MIH_MERGE_BIG ? LOCK_BIG : LOCK_RUNS, ExclusiveLock))
-			return 0;
-	}
-	else
-		mih_lock_runs(index);
+	if (!lock_for_mode(index, mode))
+		return 0;
 	for (;;)
 	{
 		MihMeta		meta;
@@ -578,13 +633,36 @@ mih_merge(Relation index, MihMergeMode mode)
 		rows = choose_runs(index, &meta, mode, chosen, &all, &reshape);
 		if (rows == 0)
 			break;
+		pgstat_progress_update_multi_param(4, params, values);
+		reported = true;
 		written += merge_chosen(index, &meta, chosen, all, reshape, rows);
 		if (all)
 			break;
 	}
-	if (mode == MIH_MERGE_INSERTER || mode == MIH_MERGE_BIG)
-		UnlockPage(index, mode == MIH_MERGE_BIG ? LOCK_BIG : LOCK_RUNS, ExclusiveLock);
-	else
-		mih_unlock_runs(index);
+	unlock_for_mode(index, mode);
+	if (reported)
+	{
+		values[0] = 0;
+		pgstat_progress_update_multi_param(4, params, values);
+	}
+	return written;
+}
+
+/*
+ * mih_merge in a progress command of its own, for a backend that runs none (the worker,
+ * simhash_mih_merge): pg_stat_progress_vacuum shows it as the cleanup of the table's indexes,
+ * simhash_mih_merge_progress its phases and rows. Inside another command, only mih_merge.
+ */
+uint64
+mih_merge_reported(Relation index, MihMergeMode mode)
+{
+	uint64		written;
+
+	if (MyBEEntry == NULL || MyBEEntry->st_progress_command != PROGRESS_COMMAND_INVALID)
+		return mih_merge(index, mode);
+	pgstat_progress_start_command(PROGRESS_COMMAND_VACUUM, index->rd_index->indrelid);
+	pgstat_progress_update_param(PROGRESS_VACUUM_PHASE, PROGRESS_VACUUM_PHASE_INDEX_CLEANUP);
+	written = mih_merge(index, mode);
+	pgstat_progress_end_command();
 	return written;
 }

@@ -50,7 +50,7 @@ simhash_mih_merge(PG_FUNCTION_ARGS)
 		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_INDEX, get_rel_name(indexoid));
 	index = mih_open_checked(indexoid, RowExclusiveLock, &heap);
 	written = mih_flush(index, true, 1);
-	written += mih_merge(index, MIH_MERGE_ALL);
+	written += mih_merge_reported(index, MIH_MERGE_ALL);
 	close_mih(index, heap, RowExclusiveLock);
 	PG_RETURN_INT64((int64) written);
 }

@@ -7,7 +7,6 @@
 #include "mih_am.h"
 #include "mih_am_keys.h"
 
-#include "commands/progress.h"
 #include "miscadmin.h"
 #include "utils/backend_progress.h"
 #include "utils/memutils.h"
@@ -163,12 +162,13 @@ write_key_table(Relation index, int m, int j, uint64 build_id, const uint64 *has
 
 /*
  * Writes a run: m tables (key tables if compact) of the n rows (hashes[i], tids[i]). Reorders the
- * rows by block 0 in place: a row's position is then its ordinal in table 0. With progress (CREATE
- * INDEX), the rows written so far, table by table, go to pg_stat_progress_create_index.
+ * rows by block 0 in place: a row's position is then its ordinal in table 0. With progress, the
+ * rows times tables to write and those written so far, table by table, go to its pair of params
+ * (pg_stat_progress_create_index's tuples for CREATE INDEX, a merge's for simhash_mih_merge_progress).
  */
 void
 mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, int m, bool compact,
-				 bool progress, MihRun *run)
+				 const MihProgress *progress, MihRun *run)
 {
 	MihRef	   *refs = palloc_extended(Max(n, 1) * sizeof(MihRef), MCXT_ALLOC_HUGE);
 	/*
@@ -198,7 +198,7 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 	pfree(sorted_tids);
 
 	if (progress)
-		pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_TOTAL, (int64) n * m);
+		pgstat_progress_update_param(progress->total, (int64) n * m);
 	memset(run, 0, sizeof(MihRun));
 	run->nrows = n;
 	/* Unique among runs: a scan tells a recycled page by its tag. */
@@ -213,7 +213,7 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 			run->table_pages[j] = pages;
 			run->fence_head[j] = mih_write_item_chain(index, MIH_PAGE_FENCE, dir, sizeof(MihFence), pages);
 			if (progress)
-				pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, (int64) n * (j + 1));
+				pgstat_progress_update_param(progress->done, (int64) n * (j + 1));
 			continue;
 		}
 		if (j > 0)
@@ -229,7 +229,7 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 		run->table_pages[j] = pages;
 		run->fence_head[j] = mih_write_item_chain(index, MIH_PAGE_FENCE, dir, sizeof(MihFence), pages);
 		if (progress)
-			pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, (int64) n * (j + 1));
+			pgstat_progress_update_param(progress->done, (int64) n * (j + 1));
 	}
 	for (int j = m; j < MIH_MAX_TABLES; j++)
 		run->fence_head[j] = InvalidBlockNumber;

@@ -7,7 +7,8 @@
  * The worker merges big runs while any are due, then exits; small merges, flushes, inserts and
  * scans go on meanwhile. A worker that finds another merging big runs exits at once. When no
  * worker slot is free (max_worker_processes), VACUUM does the merge; a temporary index's inserter
- * does it itself.
+ * does it itself. pg_stat_progress_vacuum shows the worker as the cleanup of the table's indexes,
+ * and simhash_mih_merge_progress the merge's phases and rows.
  */
 #include "mih_am.h"
 
@@ -81,7 +82,7 @@ simhash_mih_merge_worker(Datum arg)
 		index = try_relation_open(indexoid, RowExclusiveLock);
 	if (index != NULL && index->rd_rel->relkind == RELKIND_INDEX &&
 		IndexGetRelation(indexoid, true) == heapoid && index->rd_indam->aminsert == mih_insert)
-		mih_merge(index, MIH_MERGE_BIG);
+		mih_merge_reported(index, MIH_MERGE_BIG);
 	if (index != NULL)
 		relation_close(index, RowExclusiveLock);
 	if (heap != NULL)
