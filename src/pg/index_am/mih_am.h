@@ -212,7 +212,7 @@ extern void mih_check_items(Relation index, BlockNumber blkno, Page page);
 extern void mih_check_retry(Relation index, const MihMeta *seen);
 extern Buffer mih_read_kind(MihWalk *walk, BlockNumber blkno, uint16 kind, bool chain, int lockmode);
 extern Size mih_read_item_chain(Relation index, BlockNumber head, uint16 kind, void *items,
-								Size item_size, Size capacity);
+								Size item_size, Size capacity, bool *recycled);
 extern void mih_init_page(Page page, uint16 kind);
 extern Buffer mih_new_buffer(Relation index);
 extern BlockNumber mih_write_image(Relation index, Buffer buffer, Page image);
@@ -223,7 +223,8 @@ extern void mih_copy_meta(Relation index, Page page, MihMeta *meta);
 extern MihMeta *mih_begin_meta_change(Relation index, Buffer buffer, GenericXLogState *state);
 extern Buffer mih_pin_meta(Relation index, MihMeta *meta);
 extern void mih_read_meta(Relation index, MihMeta *meta);
-extern const MihDirectory *mih_directory(Relation index, const MihMeta *meta, const MihRun *run);
+extern const MihDirectory *mih_directory(Relation index, const MihMeta *meta, const MihRun *run,
+										 bool *stale);
 extern void mih_free_page(Relation index, BlockNumber blkno);
 
 /* mih_am_tables.c: progress names the pair of progress params for rows to write and written */
@@ -240,7 +241,8 @@ extern uint64 *mih_key_items(const uint64 *hashes, Size n, int m, int j, Size *n
 extern uint32 mih_filter_bits(int m, uint64 nrows);
 extern double mih_filter_fill(const MihRun *run);
 extern void mih_write_filters(Relation index, const uint64 *hashes, Size n, int m, MihRun *run);
-extern void mih_read_filters(Relation index, const MihMeta *meta, const MihRun *run, MihDirectory *dir);
+extern void mih_read_filters(Relation index, const MihMeta *meta, const MihRun *run, MihDirectory *dir,
+							 bool *recycled);
 
 /* False if no row of the run has block value v in table j (filters have no false negatives). */
 static inline bool

@@ -407,7 +407,7 @@ simhash_mih_check(PG_FUNCTION_ARGS)
 	for (uint32 r = 0; r < meta.nruns; r++)
 	{
 		const MihRun *run = &meta.runs[r];
-		const MihDirectory *dir = mih_directory(index, &meta, run);
+		const MihDirectory *dir = mih_directory(index, &meta, run, NULL);
 		uint64	   *hashes = check_table0(index, &meta, run, dir, &live, collect);
 
 		for (int j = 1; j < meta.ntables; j++)

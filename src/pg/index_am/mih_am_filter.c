@@ -93,9 +93,10 @@ mih_write_filters(Relation index, const uint64 *hashes, Size n, int m, MihRun *r
 	pfree(words);
 }
 
-/* Reads the filters of a run into its directory (none if it has none). */
+/* Reads the filters of a run into its directory (none if it has none; recycled: see mih_read_item_chain). */
 void
-mih_read_filters(Relation index, const MihMeta *meta, const MihRun *run, MihDirectory *dir)
+mih_read_filters(Relation index, const MihMeta *meta, const MihRun *run, MihDirectory *dir,
+				 bool *recycled)
 {
 	uint32		bits = run->filter_bits;
 	Size		nwords = filter_words(bits);
@@ -108,9 +109,9 @@ mih_read_filters(Relation index, const MihMeta *meta, const MihRun *run, MihDire
 	{
 		uint64	   *words = MemoryContextAlloc(index->rd_indexcxt, nwords * sizeof(uint64));
 		Size		n = mih_read_item_chain(index, run->filter_head[j], MIH_PAGE_FILTER, words,
-											sizeof(uint64), nwords);
+											sizeof(uint64), nwords, recycled);
 
-		if (n != nwords)
+		if (n != nwords && !(recycled && *recycled))
 			mih_corrupt(index, run->filter_head[j], "the filter of table %d holds %zu of its %zu words",
 						j, n, nwords);
 		dir->filter[j] = words;

@@ -494,9 +494,13 @@ step_levels(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *me
 {
 	MihProbe	probes[MIH_MAX_RUNS];
 	bool		ok = true;
+	uint32		begun;
 
-	for (uint32 r = 0; r < meta->nruns; r++)
-		mih_probe_begin(&probes[r], index, meta, &meta->runs[r], level_match, NULL);
+	for (begun = 0; begun < meta->nruns && ok; begun++)
+	{
+		mih_probe_begin(&probes[begun], index, meta, &meta->runs[begun], level_match, NULL);
+		ok = !probes[begun].stale;
+	}
 	while (ok && st->nready == 0)
 	{
 		if (st->overflow)
@@ -525,7 +529,7 @@ step_levels(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *me
 			break;
 		}
 	}
-	for (uint32 r = 0; r < meta->nruns; r++)
+	for (uint32 r = 0; r < begun; r++)
 		mih_probe_end(&probes[r]);
 	return ok;
 }
@@ -676,7 +680,8 @@ pass(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *meta)
 		MihProbe	pr;
 
 		mih_probe_begin(&pr, index, meta, &meta->runs[r], NULL, NULL);
-		mih_probe_read_table0(&pr, pass_rows, &ps);
+		if (!pr.stale)
+			mih_probe_read_table0(&pr, pass_rows, &ps);
 		mih_probe_end(&pr);
 		stale = pr.stale;
 	}

@@ -188,7 +188,7 @@ read_page(MihWalk *walk, BlockNumber blkno, uint16 kind, bool chain, MihRows *ro
 static void
 read_run(Relation index, const MihMeta *meta, const MihRun *run, MihRows *rows)
 {
-	const MihDirectory *dir = mih_directory(index, meta, run);
+	const MihDirectory *dir = mih_directory(index, meta, run, NULL);
 	MihWalk		walk;
 
 	for (int j = 0; j < meta->ntables; j++)

@@ -127,11 +127,13 @@ mih_read_kind(MihWalk *walk, BlockNumber blkno, uint16 kind, bool chain, int loc
  * Reads a chain of pages of the given kind that holds an array (a table's fences, a filter's
  * words): copies their items, item_size bytes each from the start of each page's contents, into
  * items in chain order, and returns how many there were. A chain holding more than capacity items
- * is damage; the caller checks that it held as many as it should.
+ * is damage; the caller checks that it held as many as it should. With recycled (a scan that may
+ * read pages a hot standby recycled under it), a page of another kind or a chain too long is not
+ * damage yet: it sets *recycled and ends the read, and the caller finds out which it was.
  */
 Size
 mih_read_item_chain(Relation index, BlockNumber head, uint16 kind, void *items, Size item_size,
-					Size capacity)
+					Size capacity, bool *recycled)
 {
 	Size		n = 0;
 	MihWalk		walk;
@@ -139,13 +141,39 @@ mih_read_item_chain(Relation index, BlockNumber head, uint16 kind, void *items, 
 	mih_walk_start(&walk, index);
 	for (BlockNumber blkno = head; blkno != InvalidBlockNumber;)
 	{
-		Buffer		buffer = mih_read_kind(&walk, blkno, kind, true, BUFFER_LOCK_SHARE);
-		Page		page = BufferGetPage(buffer);
-		MihPageOpaque *opaque = MihPageGetOpaque(page);
+		Buffer		buffer;
+		Page		page;
+		MihPageOpaque *opaque;
 
+		if (recycled == NULL)
+			buffer = mih_read_kind(&walk, blkno, kind, true, BUFFER_LOCK_SHARE);
+		else
+		{
+			mih_walk_step(&walk, blkno);
+			buffer = ReadBuffer(index, blkno);
+			LockBuffer(buffer, BUFFER_LOCK_SHARE);
+			page = BufferGetPage(buffer);
+			if (PageIsNew(page) || MihPageGetOpaque(page)->kind != kind)
+			{
+				UnlockReleaseBuffer(buffer);
+				*recycled = true;
+				return n;
+			}
+			mih_check_items(index, blkno, page);
+		}
+		page = BufferGetPage(buffer);
+		opaque = MihPageGetOpaque(page);
 		if (n + opaque->nitems > capacity)
+		{
+			if (recycled != NULL)
+			{
+				UnlockReleaseBuffer(buffer);
+				*recycled = true;
+				return n;
+			}
 			mih_corrupt(index, blkno, "a chain of pages of kind %u holds more than its %zu items",
 						kind, capacity);
+		}
 		memcpy((char *) items + n * item_size, PageGetContents(page), opaque->nitems * item_size);
 		n += opaque->nitems;
 		blkno = opaque->next;
@@ -446,9 +474,9 @@ has_run(const MihMeta *meta, uint64 build_id)
 	return false;
 }
 
-/* Reads the directory of one run from its fence pages. */
+/* Reads the directory of one run from its fence pages (recycled: see mih_read_item_chain). */
 static MihDirectory *
-read_directory(Relation index, const MihMeta *meta, const MihRun *run)
+read_directory(Relation index, const MihMeta *meta, const MihRun *run, bool *recycled)
 {
 	MihDirectory *dir;
 
@@ -472,8 +500,9 @@ read_directory(Relation index, const MihMeta *meta, const MihRun *run)
 													Max(pages, 1) * sizeof(BlockNumber), MCXT_ALLOC_HUGE);
 		dir->recent[j] = MemoryContextAllocExtended(index->rd_indexcxt, Max(pages, 1) * sizeof(Buffer),
 													MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-		n = mih_read_item_chain(index, run->fence_head[j], MIH_PAGE_FENCE, fences, sizeof(MihFence), pages);
-		if (n != pages)
+		n = mih_read_item_chain(index, run->fence_head[j], MIH_PAGE_FENCE, fences, sizeof(MihFence), pages,
+								recycled);
+		if (n != pages && !(recycled && *recycled))
 			mih_corrupt(index, run->fence_head[j], "the directory lists %zu of the %u pages of table %d",
 						n, pages, j);
 		for (uint32 p = 0; p < pages; p++)
@@ -483,16 +512,24 @@ read_directory(Relation index, const MihMeta *meta, const MihRun *run)
 		}
 		pfree(fences);
 	}
-	mih_read_filters(index, meta, run, dir);
+	mih_read_filters(index, meta, run, dir, recycled);
 	return dir;
 }
 
 /*
  * The directory of a run of meta, read once per run and backend. Directories of runs meta no
  * longer has are dropped; those of its runs stay valid while the caller uses meta.
+ *
+ * A caller that holds the index still (a merge, VACUUM, the check) passes no stale: anything wrong
+ * in the directory's pages is damage. A scan passes its stale flag. On a primary its meta pin
+ * keeps the run's pages, but a hot standby replays a merge without waiting for scans, so the
+ * pages the meta copy names may have been recycled, even reused by a newer run, before the
+ * directory is read. A replayed merge removes the run from the meta page before it frees a page,
+ * so if the meta page still has the run after the read, what was read was the run's; if not, the
+ * directory read is dropped and stale set: the scan starts over from the meta page as it is now.
  */
 const MihDirectory *
-mih_directory(Relation index, const MihMeta *meta, const MihRun *run)
+mih_directory(Relation index, const MihMeta *meta, const MihRun *run, bool *stale)
 {
 	MihDirCache *cache = (MihDirCache *) index->rd_amcache;
 	MihDirectory *dir;
@@ -515,7 +552,28 @@ mih_directory(Relation index, const MihMeta *meta, const MihRun *run)
 	}
 	cache->n = kept;
 	/* Every directory kept is of another run of meta: there is room. */
-	dir = read_directory(index, meta, run);
+	if (stale == NULL)
+		dir = read_directory(index, meta, run, NULL);
+	else
+	{
+		bool		recycled = false;
+		MihMeta		now;
+
+		dir = read_directory(index, meta, run, &recycled);
+		mih_read_meta(index, &now);
+		if (!has_run(&now, run->build_id))
+		{
+			free_directory(dir);
+			*stale = true;
+			return NULL;
+		}
+		if (recycled)
+		{
+			/* The run is still there: its pages are damaged. Read again to raise the error. */
+			free_directory(dir);
+			dir = read_directory(index, meta, run, NULL);
+		}
+	}
 	cache->dirs[cache->n++] = dir;
 	return dir;
 }

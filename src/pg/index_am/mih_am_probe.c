@@ -30,11 +30,11 @@ mih_probe_begin(MihProbe *pr, Relation index, const MihMeta *meta, const MihRun 
 	pr->index = index;
 	pr->meta = meta;
 	pr->run = run;
-	pr->dir = mih_directory(index, meta, run);
+	pr->stale = false;
+	pr->dir = mih_directory(index, meta, run, &pr->stale);
 	pr->table = 0;
 	pr->buffer = InvalidBuffer;
 	mih_walk_start(&pr->walk, index);
-	pr->stale = false;
 	pr->match = match;
 	pr->key_match = NULL;
 	pr->arg = arg;

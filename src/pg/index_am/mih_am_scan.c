@@ -283,6 +283,8 @@ probe_tables(MihScanState *so, Relation index, const MihMeta *meta, const MihRun
 	rp.center = so->nballs > 0 ? so->centers[so->probe] : 0;
 	rp.radius = radius;
 	mih_probe_begin(&pr, index, meta, run, note_match, &rp);
+	if (pr.stale)
+		return false;
 	pr.key_match = note_key;
 
 	/* A small run (or a wide radius) is cheaper to read whole. */

@@ -105,7 +105,7 @@ vacuum_all(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 	mih_read_meta(index, &meta);
 	for (uint32 r = 0; r < meta.nruns; r++)
 	{
-		const MihDirectory *dir = mih_directory(index, &meta, &meta.runs[r]);
+		const MihDirectory *dir = mih_directory(index, &meta, &meta.runs[r], NULL);
 
 		mih_walk_start(&walk, index);
 		for (uint32 p = 0; p < dir->pages[0]; p++)
