@@ -128,7 +128,8 @@ typedef struct MihMeta
 	uint32		version;
 	int32		ntables;		/* m, the same in every run */
 	uint32		flags;			/* MIH_FLAG_*, the same in every run */
-	uint64		generation;		/* changes whenever the set of runs changes */
+	uint64		generation;		/* changes whenever runs or the sealed chain change (before any page
+								 * is recycled) */
 	BlockNumber pending_head;
 	BlockNumber pending_tail;
 	uint64		npending;		/* entries in pending pages (upper bound: VACUUM removes some) */

@@ -382,12 +382,8 @@ start_levels(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *m
 		st->horizon = d == DIST_NULL ? DIST_NULL : d - 1;
 		st->bound = -1;
 	}
-	if (!mih_read_chain(index, meta->sealed_head, MIH_PAGE_PENDING, chain_rows, &lp) ||
-		!mih_read_chain(index, meta->pending_head, MIH_PAGE_PENDING, chain_rows, &lp))
-		return false;
 	/* NULL hashes are within no ball. */
-	return so->nballs > 0 ||
-		mih_read_chain(index, meta->nulls_head, MIH_PAGE_NULLS, chain_rows, &lp);
+	return mih_read_chains(index, meta, so->nballs == 0, chain_rows, &lp);
 }
 
 /*
@@ -675,6 +671,7 @@ pass(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *meta)
 
 	reset_memory(st);
 	ps.keys = MemoryContextAllocHuge(st->cxt, 2 * (Size) ps.cap * sizeof(uint64));
+	stale = !mih_read_chains(index, meta, so->nballs == 0, pass_rows, &ps);
 	for (uint32 r = 0; r < meta->nruns && !stale; r++)
 	{
 		MihProbe	pr;
@@ -685,11 +682,7 @@ pass(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *meta)
 		mih_probe_end(&pr);
 		stale = pr.stale;
 	}
-	if (stale ||
-		!mih_read_chain(index, meta->sealed_head, MIH_PAGE_PENDING, pass_rows, &ps) ||
-		!mih_read_chain(index, meta->pending_head, MIH_PAGE_PENDING, pass_rows, &ps) ||
-		(so->nballs == 0 &&
-		 !mih_read_chain(index, meta->nulls_head, MIH_PAGE_NULLS, pass_rows, &ps)))
+	if (stale)
 		return false;
 	sort_keys(ps.keys, ps.n);
 	if (ps.n > ps.cap)

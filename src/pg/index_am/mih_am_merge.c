@@ -301,9 +301,10 @@ flush_locked(Relation index, uint64 min_rows, MihRows *out)
 	{
 		unique_build_id(page_meta, &run);
 		page_meta->runs[page_meta->nruns++] = run;
-		page_meta->generation++;
 		page_meta->written += rows.n;
 	}
+	/* The sealed pages are recycled next, even with no live row: a standby's scans tell by this. */
+	page_meta->generation++;
 	page_meta->sealed_head = InvalidBlockNumber;
 	page_meta->nsealed = 0;
 	GenericXLogFinish(state);

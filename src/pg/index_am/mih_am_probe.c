@@ -6,6 +6,7 @@
 #include "mih_am_probe.h"
 #include "mih_am_keys.h"
 
+#include "access/xlog.h"
 #include "miscadmin.h"
 
 #include "hamming.h"
@@ -595,8 +596,8 @@ mih_probe_ordinal_tid(MihProbe *pr, uint32 ord, ItemPointerData *tid)
  * Calls fn for every page of a chain of (hash, tid) pages of the given kind. Returns false if a
  * page of the chain was recycled under the scan (see mih_probe_visit): the caller starts over.
  */
-bool
-mih_read_chain(Relation index, BlockNumber head, uint16 kind, MihRowsFn fn, void *arg)
+static bool
+read_chain(Relation index, BlockNumber head, uint16 kind, MihRowsFn fn, void *arg)
 {
 	BlockNumber blkno = head;
 	MihWalk		walk;
@@ -622,4 +623,27 @@ mih_read_chain(Relation index, BlockNumber head, uint16 kind, MihRowsFn fn, void
 		UnlockReleaseBuffer(buffer);
 	}
 	return true;
+}
+
+/*
+ * Calls fn for every page of the sealed and pending chains of meta, and of its NULL chain if
+ * nulls. Returns false if the scan must start over: a page was recycled under it, or, on a hot
+ * standby, a flush or merge was replayed since meta was copied (its generation changed), which
+ * may have freed the chains' pages and given them to a new chain of the same kind, unseen. (On a
+ * primary, the scan's meta pin rules that out.) Scans read the chains right after copying meta,
+ * so that this seldom happens.
+ */
+bool
+mih_read_chains(Relation index, const MihMeta *meta, bool nulls, MihRowsFn fn, void *arg)
+{
+	MihMeta		now;
+
+	if (!read_chain(index, meta->sealed_head, MIH_PAGE_PENDING, fn, arg) ||
+		!read_chain(index, meta->pending_head, MIH_PAGE_PENDING, fn, arg) ||
+		(nulls && !read_chain(index, meta->nulls_head, MIH_PAGE_NULLS, fn, arg)))
+		return false;
+	if (!RecoveryInProgress())
+		return true;
+	mih_read_meta(index, &now);
+	return now.generation == meta->generation;
 }

@@ -52,6 +52,6 @@ extern double mih_pass_cost(const MihRun *run);
 extern double mih_radius_levels(const MihMeta *meta, const MihRun *run, int radius, int *levels);
 extern bool mih_probe_read_table0(MihProbe *pr, MihRowsFn fn, void *arg);
 extern bool mih_probe_ordinal_tid(MihProbe *pr, uint32 ord, ItemPointerData *tid);
-extern bool mih_read_chain(Relation index, BlockNumber head, uint16 kind, MihRowsFn fn, void *arg);
+extern bool mih_read_chains(Relation index, const MihMeta *meta, bool nulls, MihRowsFn fn, void *arg);
 
 #endif

@@ -343,14 +343,9 @@ compute(IndexScanDesc scan)
 		so->ntids = 0;
 		/* The pin on the meta page keeps a merge from recycling the pages this copy describes. */
 		meta_buf = mih_pin_meta(scan->indexRelation, &meta);
-		complete = true;
+		complete = mih_read_chains(scan->indexRelation, &meta, so->nballs == 0, scan_rows_page, so);
 		for (uint32 r = 0; r < meta.nruns && complete; r++)
 			complete = probe_tables(so, scan->indexRelation, &meta, &meta.runs[r], &cache);
-		complete = complete &&
-			mih_read_chain(scan->indexRelation, meta.sealed_head, MIH_PAGE_PENDING, scan_rows_page, so) &&
-			mih_read_chain(scan->indexRelation, meta.pending_head, MIH_PAGE_PENDING, scan_rows_page, so) &&
-			(so->nballs > 0 ||
-			 mih_read_chain(scan->indexRelation, meta.nulls_head, MIH_PAGE_NULLS, scan_rows_page, so));
 		ReleaseBuffer(meta_buf);
 		if (!complete)
 			mih_check_retry(scan->indexRelation, &meta);
