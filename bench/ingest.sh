@@ -3,7 +3,8 @@
 # (bench/gen/workload.cpp), measures W pgbench writers inserting random hashes for T seconds with no
 # simhash index (the baseline insert rate), builds the index, times the fresh index's queries, then
 # runs the same writers for T seconds while sampling every S seconds radius k = 3/5/8 and KNN-10
-# p50/p99 over NQ queries and the index's state; at the end REINDEXes the same rows and times the
+# p50/p99 over NQ queries and the index's state (insert rate since the last sample, pending rows,
+# the runs' sizes, the index's size); at the end REINDEXes the same rows and times the
 # fresh index again: query ratios and size against it, insert rate and p99 insert latency against
 # the baseline, write amplification (rows written into runs / rows inserted). Every query set also
 # runs on crawl_ref, the N first rows with a fresh index that no writer touches: its slowdown at a
@@ -84,6 +85,18 @@ BEGIN
         SELECT pending_rows, 1, NULL, NULL INTO pending, runs, inserted, written FROM simhash_mih_check('crawl_mih');
     END IF;
 END $$;
+-- The runs' rows, largest first (1.2M, 298k, 19k), or "-" before runs (1.2).
+CREATE FUNCTION run_sizes() RETURNS text LANGUAGE plpgsql AS $$
+DECLARE sizes text;
+BEGIN
+    IF to_regproc('simhash_mih_runs') IS NULL THEN
+        RETURN '-';
+    END IF;
+    EXECUTE $q$SELECT string_agg(CASE WHEN rows >= 1000000 THEN round(rows / 1e6, 1) || 'M'
+                                     WHEN rows >= 1000 THEN round(rows / 1e3) || 'k' ELSE rows::text END,
+                                ' ' ORDER BY rows DESC) FROM simhash_mih_runs('crawl_mih')$q$ INTO sizes;
+    RETURN sizes;
+END $$;
 EOF
 
 # A random hash a row, as a crawler's new pages are.
@@ -123,14 +136,24 @@ log "writers with the index: $W for $T s, sampling every $S s"
 run_writers "$T" indexed
 start=$(date +%s)
 echo
-echo "| s | rows | pending | runs | radius 3 p50 | radius 5 p50 | radius 8 p50 | KNN-10 p50 | KNN-10 p99 | fresh index, same load: r3 / r5 / r8 / KNN p50 |"
+echo "| s | rows | inserts/s | pending | runs: rows | index MB | radius 3 / 5 / 8 p50 | radius 5 p99 | KNN-10 p50 / p99 | fresh index, same load: r3 / r5 / r8 / KNN p50 |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
+prev_at=0
+prev_rows=$N
+# One line of the table for the sample at $1 s; the insert rate is since the previous line's.
 line() {
-    sql -c "SELECT format('| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s / %s / %s |', $1, (SELECT count(*) FROM crawl),
-        st.pending, st.runs, p50($1, 'radius_3'), p50($1, 'radius_5'), p50($1, 'radius_8'), p50($1, 'knn_10'),
-        (SELECT round(p99_ms::numeric, 3) FROM samples WHERE at_s = $1 AND query_set = 'knn_10'),
+    local rows
+    rows=$(sql -c "SELECT count(*) FROM crawl")
+    sql -c "SELECT format('| %s | %s | %s | %s | %s: %s | %s | %s / %s / %s | %s | %s / %s | %s / %s / %s / %s |', $1, $rows,
+        CASE WHEN $1 > $prev_at THEN round(($rows - $prev_rows)::numeric / ($1 - $prev_at)) END,
+        st.pending, st.runs, run_sizes(), pg_relation_size('crawl_mih') / 1048576,
+        p50($1, 'radius_3'), p50($1, 'radius_5'), p50($1, 'radius_8'),
+        (SELECT round(p99_ms::numeric, 3) FROM samples WHERE at_s = $1 AND query_set = 'radius_5'),
+        p50($1, 'knn_10'), (SELECT round(p99_ms::numeric, 3) FROM samples WHERE at_s = $1 AND query_set = 'knn_10'),
         p50($1, 'ref_radius_3'), p50($1, 'ref_radius_5'), p50($1, 'ref_radius_8'), p50($1, 'ref_knn_10'))
         FROM index_state() st"
+    prev_at=$1
+    prev_rows=$rows
 }
 line 0
 while kill -0 "$writers" 2>/dev/null; do
