@@ -1,14 +1,16 @@
 -- Standing checks over every object of the extension (runs last, so it covers every feature).
 
--- Every function, operator, type, operator class and domain has a comment.
+-- Every function, operator, type, operator class, domain and view has a comment.
 SELECT pg_describe_object(d.classid, d.objid, 0) AS without_comment
 FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'simhash'
 WHERE d.deptype = 'e'
   AND d.classid IN ('pg_proc'::regclass, 'pg_operator'::regclass, 'pg_type'::regclass,
-                    'pg_opclass'::regclass)
+                    'pg_opclass'::regclass, 'pg_class'::regclass)
   AND obj_description(d.objid, d.classid::regclass::text) IS NULL
+  -- implicit array types, and a view's row type (an extension member from PostgreSQL 17 on),
+  -- which the view's comment describes
   AND NOT (d.classid = 'pg_type'::regclass AND EXISTS (
-        SELECT 1 FROM pg_type t WHERE t.oid = d.objid AND t.typcategory = 'A'))  -- implicit array types
+        SELECT 1 FROM pg_type t WHERE t.oid = d.objid AND (t.typcategory = 'A' OR t.typrelid <> 0)))
 ORDER BY 1;
 
 -- Volatility, strictness and parallel safety of every function, to review at a glance: anything
