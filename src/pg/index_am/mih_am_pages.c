@@ -124,6 +124,30 @@ mih_read_kind(MihWalk *walk, BlockNumber blkno, uint16 kind, bool chain, int loc
 }
 
 /*
+ * The next page of a chain of the given kind, share-locked, for a scan that may read pages a hot
+ * standby recycled under it: InvalidBuffer if the page is new or of another kind, and the caller
+ * finds out whether that was recycling or damage.
+ */
+Buffer
+mih_read_chain_page(MihWalk *walk, BlockNumber blkno, uint16 kind)
+{
+	Buffer		buffer;
+	Page		page;
+
+	mih_walk_step(walk, blkno);
+	buffer = ReadBuffer(walk->index, blkno);
+	LockBuffer(buffer, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buffer);
+	if (PageIsNew(page) || MihPageGetOpaque(page)->kind != kind)
+	{
+		UnlockReleaseBuffer(buffer);
+		return InvalidBuffer;
+	}
+	mih_check_items(walk->index, blkno, page);
+	return buffer;
+}
+
+/*
  * Reads a chain of pages of the given kind that holds an array (a table's fences, a filter's
  * words): copies their items, item_size bytes each from the start of each page's contents, into
  * items in chain order, and returns how many there were. A chain holding more than capacity items
@@ -147,19 +171,10 @@ mih_read_item_chain(Relation index, BlockNumber head, uint16 kind, void *items, 
 
 		if (recycled == NULL)
 			buffer = mih_read_kind(&walk, blkno, kind, true, BUFFER_LOCK_SHARE);
-		else
+		else if (!BufferIsValid(buffer = mih_read_chain_page(&walk, blkno, kind)))
 		{
-			mih_walk_step(&walk, blkno);
-			buffer = ReadBuffer(index, blkno);
-			LockBuffer(buffer, BUFFER_LOCK_SHARE);
-			page = BufferGetPage(buffer);
-			if (PageIsNew(page) || MihPageGetOpaque(page)->kind != kind)
-			{
-				UnlockReleaseBuffer(buffer);
-				*recycled = true;
-				return n;
-			}
-			mih_check_items(index, blkno, page);
+			*recycled = true;
+			return n;
 		}
 		page = BufferGetPage(buffer);
 		opaque = MihPageGetOpaque(page);

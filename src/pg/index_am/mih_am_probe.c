@@ -605,19 +605,12 @@ read_chain(Relation index, BlockNumber head, uint16 kind, MihRowsFn fn, void *ar
 	mih_walk_start(&walk, index);
 	while (blkno != InvalidBlockNumber)
 	{
-		Buffer		buffer;
+		Buffer		buffer = mih_read_chain_page(&walk, blkno, kind);
 		Page		page;
 
-		mih_walk_step(&walk, blkno);
-		buffer = ReadBuffer(index, blkno);
-		LockBuffer(buffer, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buffer);
-		if (PageIsNew(page) || MihPageGetOpaque(page)->kind != kind)
-		{
-			UnlockReleaseBuffer(buffer);
+		if (!BufferIsValid(buffer))
 			return false;
-		}
-		mih_check_items(index, blkno, page);
+		page = BufferGetPage(buffer);
 		fn(arg, page, kind);
 		blkno = MihPageGetOpaque(page)->next;
 		UnlockReleaseBuffer(buffer);
