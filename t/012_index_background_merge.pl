@@ -10,6 +10,7 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(usleep);
+use t::MihScans;
 
 my $node = PostgreSQL::Test::Cluster->new('background');
 $node->init;
@@ -20,19 +21,8 @@ $node->safe_psql('postgres', q{
     CREATE TABLE t (id bigserial, sh simhash);
     INSERT INTO t (sh) SELECT ('x' || substr(md5(g::text), 1, 16))::bit(64)::simhash FROM generate_series(1, 20000) g;
     CREATE INDEX t_mih ON t USING simhash_mih (sh) WITH (pending_limit = 64);
-    -- Queries whose radius and nearest neighbours through the index differ from a sequential
-    -- scan's, in the caller's snapshot.
-    CREATE FUNCTION mismatches(n int) RETURNS bigint LANGUAGE sql AS $$
-        SELECT count(*) FROM generate_series(1, n) q,
-        LATERAL (SELECT ('x' || substr(md5((q * random())::text), 1, 16))::bit(64)::simhash AS h) qh,
-        LATERAL (SELECT array_agg(id ORDER BY id) AS ids FROM t WHERE hamming(sh, qh.h) <= 9) i,
-        LATERAL (SELECT array_agg(id ORDER BY id) AS ids FROM t WHERE hamming(sh::bigint, qh.h::bigint) <= 9) s,
-        LATERAL (SELECT array_agg(d) AS ds FROM (SELECT (sh <-> qh.h)::int AS d FROM t ORDER BY sh <-> qh.h LIMIT 10) x) ki,
-        LATERAL (SELECT array_agg(d ORDER BY d) AS ds FROM (SELECT hamming(sh::bigint, qh.h::bigint)::int AS d FROM t
-                 ORDER BY 1 LIMIT 10) y) ks
-        WHERE i.ids IS DISTINCT FROM s.ids OR ki.ds IS DISTINCT FROM ks.ds
-    $$ SET enable_seqscan = off SET enable_bitmapscan = off;
 });
+create_mismatches($node);
 
 my $big = q{SELECT count(*) FROM simhash_mih_runs('t_mih') WHERE tier >= 3};
 my $worker_active = q{SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'simhash_mih merge'};
