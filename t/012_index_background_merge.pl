@@ -1,5 +1,6 @@
 # Big runs of a simhash_mih index are merged by a background worker that inserters start, without
-# a VACUUM, while inserts and checked scans go on; a temporary index's inserter merges them itself;
+# a VACUUM, while inserts and checked scans go on, and so are the other runs into a base run once
+# they hold a sixteenth of its rows; a temporary index's inserter merges big runs itself;
 # with no worker slot free, VACUUM merges them. The worker's, VACUUM's and simhash_mih_merge's
 # merges show in pg_stat_progress_vacuum and simhash_mih_merge_progress while they run.
 # With pending_limit = 64 (4,656 rows), a run is big from 64 limits (297,984 rows) on, and the
@@ -163,6 +164,52 @@ is($node->safe_psql('postgres', q{SELECT live_sorted_rows + pending_rows = (SELE
 watch_merges(sub { $node->safe_psql('postgres', q{SELECT simhash_mih_merge('t_mih')}); });
 is(seen_merges('client backend'), 't', "simhash_mih_merge's merge showed in simhash_mih_merge_progress");
 is($node->safe_psql('postgres', q{SELECT count(*) FROM simhash_mih_runs('t_mih')}), '1', 'and merged every run');
+
+# Once the biggest run is the index's base (four big runs' rows or more), the other runs merge
+# into it as soon as they hold a sixteenth of its rows: the worker does it, waiting out the
+# inserters' small merges, while inserts and checked scans go on.
+$node->safe_psql('postgres', 'ALTER SYSTEM RESET max_worker_processes');
+$node->restart;
+my $base = $node->safe_psql('postgres', q{SELECT max(rows) FROM simhash_mih_runs('t_mih')});
+cmp_ok($base, '>=', 4 * 297984, "that run has four big runs' rows: it is the index's base");
+my $vacuums = q{SELECT vacuum_count + autovacuum_count FROM pg_stat_all_tables WHERE relname = 't'};
+my $vacuums_before = $node->safe_psql('postgres', $vacuums);
+my $base_due = q{SELECT (sum(rows) - max(rows)) * 16 >= max(rows) FROM simhash_mih_runs('t_mih')};
+watch_merges(sub {
+$node->pgbench(
+    '--no-vacuum --client=3 --jobs=2 --transactions=40 --random-seed=8',
+    0,
+    [qr{processed: [1-9]}],
+    [qr{^(?:pgbench: setting random seed to 8\n)?$}],
+    'inserts and scans compared with a sequential scan while the other runs merge into the base run',
+    {
+        'insert_base@3' => q{
+            INSERT INTO t (sh) SELECT ('x' || substr(md5(random()::text), 1, 16))::bit(64)::simhash
+            FROM generate_series(1, 2000);
+        },
+        'check_base@1' => q{
+            BEGIN ISOLATION LEVEL REPEATABLE READ;
+            SELECT 1 / (mismatches(2) = 0)::int;
+            COMMIT;
+        },
+    });
+fill(int($base + $base / 16 + 20_000));
+for (1 .. 600)
+{
+    last if $node->safe_psql('postgres', $worker_active) eq '0'
+      && $node->safe_psql('postgres', $base_due) eq 'f';
+    usleep(100_000);
+}
+});
+ok($node->safe_psql('postgres', qq{SELECT max(rows) > $base FROM simhash_mih_runs('t_mih')}) eq 't',
+    'the worker merged the other runs into the base run');
+is($node->safe_psql('postgres', $base_due), 'f', 'the other runs hold less than a sixteenth of its rows now');
+ok($node->safe_psql('postgres', qq{SELECT max(rows_total) > $base FROM seen WHERE backend_type = 'simhash_mih merge'}) eq 't',
+    'the merge showed in simhash_mih_merge_progress');
+is($node->safe_psql('postgres', $vacuums), $vacuums_before, 'no VACUUM ran');
+is($node->safe_psql('postgres', 'SELECT mismatches(12)'), '0', 'the index answers like a sequential scan');
+is($node->safe_psql('postgres', q{SELECT live_sorted_rows + pending_rows = (SELECT count(*) FROM t) FROM simhash_mih_check('t_mih')}),
+    't', 'every row is in the index once and every run passes simhash_mih_check');
 
 $node->stop;
 done_testing();

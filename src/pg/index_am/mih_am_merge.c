@@ -18,16 +18,23 @@
  * default) already holds a large share of a table's block values, so each costs a scan nearly as
  * many probes as the whole index. So there are at most MIH_BIG_RUNS of them: one more makes the
  * two smallest merge (a binary counter over the big runs: each row is rewritten once more every
- * time its run doubles), whatever their tiers. The inserter that flushes does the small merges (at
- * most about 1.2M rows, under a second); big ones it hands to a background worker
- * (mih_am_worker.c), which runs them while small merges, flushes, scans and inserts go on.
+ * time its run doubles), whatever their tiers. And once the biggest run is the index's base (FANIN
+ * big runs' rows or more), every run merges into it as soon as the others hold a BASE_SHARE-th of
+ * its rows: the tiers keep the other runs few, but a scan still pays for each of their rows about
+ * what it pays for the base's share of the block values; this keeps them a small share, for at
+ * most about BASE_SHARE more rewrites of each row over the index's life (one level over the base,
+ * as an LSM tree's leveled compaction). The inserter that flushes does the small merges (at most
+ * about 1.2M rows, under a second); big ones and merges into the base it hands to a background
+ * worker (mih_am_worker.c), which runs them while flushes, scans, inserts and, beside a merge of big
+ * runs, small merges go on (a merge into the base takes small runs too: the worker waits out an
+ * inserter's small merge and holds both merge locks).
  * VACUUM does every merge due, and simhash_mih_merge merges every run into one. The rows written
  * by flushes and merges over the rows inserted are the write amplification (simhash_mih_state).
  *
  * Locks. Heavyweight locks on tags of the index (page locks, as ginInsertCleanup's on GIN's meta
  * page; they name no real page): LOCK_PENDING is held by a flush and by VACUUM while it cleans the
  * pending and sealed chains; LOCK_RUNS by a merge of small runs, LOCK_BIG by a merge of big runs,
- * and both by VACUUM while it cleans the runs and by a merge of every run. The two kinds of merge
+ * and both by VACUUM while it cleans the runs and by a merge of every run (into the base too). The two kinds of merge
  * choose disjoint runs (by size), so they may run at once: each installs its run by removing just
  * the runs it chose. No flush or merge can copy a row VACUUM is removing (a heap tid it removed
  * may be reused at once), and VACUUM cleans every row once: the pending rows before they can
@@ -68,6 +75,9 @@
  * refusing those would leave them to VACUUM.
  */
 #define INSERTER_MERGE_BIGS	2
+
+/* A merge into the base run is due when the other runs hold this share of its rows (1/16). */
+#define BASE_SHARE			16
 
 void
 mih_lock_pending(Relation index)
@@ -430,6 +440,23 @@ count_big(const MihMeta *meta, uint64 limit)
 	return n;
 }
 
+/*
+ * A merge of every run into the base run (the biggest): due when that run is big enough to be the
+ * index's base (FANIN big runs or more) and the others hold a BASE_SHARE-th of its rows. See the
+ * top of the file.
+ */
+static bool
+base_merge_due(const MihMeta *meta, uint64 limit)
+{
+	uint64		base = 0;
+	uint64		others;
+
+	for (uint32 r = 0; r < meta->nruns; r++)
+		base = Max(base, meta->runs[r].nrows);
+	others = mih_sorted_rows(meta) - base;
+	return others > 0 && base >= MIH_MERGE_FANIN * big_rows(limit) && others * BASE_SHARE >= base;
+}
+
 /* Big runs: the two smallest, if there are more than MIH_BIG_RUNS. */
 static uint64
 choose_big(const MihMeta *meta, bool *chosen, uint64 limit)
@@ -440,13 +467,14 @@ choose_big(const MihMeta *meta, bool *chosen, uint64 limit)
 }
 
 /*
- * Chooses the runs to merge: every run (MIH_MERGE_ALL, if there are two or more, or if the table
- * count or layout the options ask for changed, when both merge locks are held), else the small
- * runs due (not in MIH_MERGE_BIG), else the big ones (not in MIH_MERGE_INSERTER). Marks them in
- * chosen[]; returns their rows, 0 if nothing is due.
+ * Chooses the runs to merge: every run (MIH_MERGE_ALL, if there are two or more; or, when both
+ * merge locks are held, if the table count or layout the options ask for changed or a merge into
+ * the base run is due), else the small runs due (not in MIH_MERGE_BIG), else the big ones (not in
+ * MIH_MERGE_INSERTER). Marks them in chosen[]; returns their rows, 0 if nothing is due.
  */
 static uint64
-choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, bool *chosen, bool *all, bool *reshape)
+choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, bool both_locked, bool *chosen,
+			bool *all, bool *reshape)
 {
 	uint64		limit = mih_pending_limit_rows(index);
 	uint64		total = mih_sorted_rows(meta);
@@ -456,7 +484,7 @@ choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, bool *chosen
 	*reshape = (mode == MIH_MERGE_DUE || mode == MIH_MERGE_ALL) && meta->nruns > 0 &&
 		(mih_tables_for(index, total) != meta->ntables ||
 		 mih_compact_for(index) != ((meta->flags & MIH_FLAG_COMPACT) != 0));
-	*all = mode == MIH_MERGE_ALL || *reshape;
+	*all = mode == MIH_MERGE_ALL || *reshape || (both_locked && base_merge_due(meta, limit));
 	if (*all)
 	{
 		if (meta->nruns < 2 && !*reshape)
@@ -476,14 +504,18 @@ choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, bool *chosen
 	return rows;
 }
 
-/* Whether a merge of big runs is due and none is under way: the worker's work (mih_am_worker.c). */
+/*
+ * Whether a merge of big runs or into the base run is due and none is under way: the worker's work
+ * (mih_am_worker.c).
+ */
 bool
 mih_big_merge_due(Relation index)
 {
 	MihMeta		meta;
+	uint64		limit = mih_pending_limit_rows(index);
 
 	mih_read_meta(index, &meta);
-	if (count_big(&meta, mih_pending_limit_rows(index)) <= MIH_BIG_RUNS)
+	if (count_big(&meta, limit) <= MIH_BIG_RUNS && !base_merge_due(&meta, limit))
 		return false;
 	if (!ConditionalLockPage(index, LOCK_BIG, ExclusiveLock))
 		return false;
@@ -618,6 +650,7 @@ mih_merge(Relation index, MihMergeMode mode)
 	const int	params[] = {MIH_PROGRESS_INDEX, MIH_PROGRESS_PHASE, MIH_PROGRESS_ROWS_TOTAL, MIH_PROGRESS_ROWS_DONE};
 	int64		values[] = {RelationGetRelid(index), 0, 0, 0};
 	bool		reported = false;
+	bool		both_locked = mode == MIH_MERGE_DUE || mode == MIH_MERGE_ALL;
 
 	if (!lock_for_mode(index, mode))
 		return 0;
@@ -631,7 +664,14 @@ mih_merge(Relation index, MihMergeMode mode)
 
 		CHECK_FOR_INTERRUPTS();
 		mih_read_meta(index, &meta);
-		rows = choose_runs(index, &meta, mode, chosen, &all, &reshape);
+		/* The worker's merge into the base run takes small runs too: it waits out an inserter's merge. */
+		if (mode == MIH_MERGE_BIG && !both_locked && base_merge_due(&meta, mih_pending_limit_rows(index)))
+		{
+			LockPage(index, LOCK_RUNS, ExclusiveLock);
+			both_locked = true;
+			continue;
+		}
+		rows = choose_runs(index, &meta, mode, both_locked, chosen, &all, &reshape);
 		if (rows == 0)
 			break;
 		pgstat_progress_update_multi_param(4, params, values);
@@ -640,6 +680,8 @@ mih_merge(Relation index, MihMergeMode mode)
 		if (all)
 			break;
 	}
+	if (mode == MIH_MERGE_BIG && both_locked)
+		UnlockPage(index, LOCK_RUNS, ExclusiveLock);
 	unlock_for_mode(index, mode);
 	if (reported)
 	{
