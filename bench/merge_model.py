@@ -2,11 +2,13 @@
 """A model of simhash_mih's merge policy (src/pg/index_am/mih_am_merge.c), to choose how many big
 runs to keep before measuring: N rows indexed, then M rows inserted in flushes of one pending limit;
 small runs merge by size tiers (FANIN of a tier become one), and while more than K runs are big
-(tier 3 and up) the two smallest merge. A run of n rows costs a query the share of a table's 2^21
+(tier 3 and up) the two smallest merge; and once the biggest run (the base) holds FANIN big runs' rows
+or more, every run merges into it when the others hold 1/S of its rows. A run of n rows costs a query the share of a table's 2^21
 block values it holds, 1 - e^(-n / 2^21), of a full probe (a run's filter turns the other probes
 away), plus a little for each run; the fresh index of all rows costs one. Prints, for each K, the
 worst and the mean cost over the inserts against the fresh index, the write amplification (rows
-written into runs / rows inserted) and the biggest merge. K = none is the policy without the cap.
+written into runs / rows inserted) and the biggest merge, without merges into the base (S = none)
+and with S = 32, 16 (the policy built) and 8. K = none is the policy without the cap.
 
     bench/merge_model.py N M      e.g. bench/merge_model.py 10000000 50000000
 """
@@ -53,14 +55,21 @@ def big_merge(runs, k):
     return big[:2] if k is not None and len(big) > k else None
 
 
-def simulate(n, m, k):
+def base_merge(runs, s):
+    base = max(runs)
+    due = s is not None and len(runs) > 1 and base >= FANIN * LIMIT * FANIN ** BIG_TIER and \
+        (sum(runs) - base) * s >= base
+    return list(runs) if due else None
+
+
+def simulate(n, m, k, s):
     runs, written, inserted, worst, total, steps, biggest = [n], 0, 0, 0.0, 0.0, 0, 0
     while inserted < m:
         inserted += LIMIT
         runs.append(LIMIT)
         written += LIMIT
         while True:
-            chosen = small_merge(runs) or big_merge(runs, k)
+            chosen = small_merge(runs) or base_merge(runs, s) or big_merge(runs, k)
             if not chosen:
                 break
             biggest = max(biggest, merge(runs, chosen))
@@ -73,11 +82,12 @@ def simulate(n, m, k):
 def main():
     n, m = int(sys.argv[1]), int(sys.argv[2])
     print(f"N = {n:,}, M = {m:,} inserted")
-    print("| big runs kept | worst cost / fresh | mean | write amplification | biggest merge |")
-    print("|---|---|---|---|---|")
-    for k in (None, 4, 3, 2):
-        worst, mean, wa, biggest = simulate(n, m, k)
-        print(f"| {'none' if k is None else k} | {worst:.2f} | {mean:.2f} | {wa:.2f} | {biggest / 1e6:.1f}M |")
+    print("| big runs kept | merge into the base at 1/S | worst cost / fresh | mean | write amplification | biggest merge |")
+    print("|---|---|---|---|---|---|")
+    for k, s in ((None, None), (4, None), (3, None), (2, None), (3, 32), (3, 16), (3, 8)):
+        worst, mean, wa, biggest = simulate(n, m, k, s)
+        print(f"| {'none' if k is None else k} | {'none' if s is None else s} | {worst:.2f} | {mean:.2f} | "
+              f"{wa:.2f} | {biggest / 1e6:.1f}M |")
 
 
 if __name__ == "__main__":

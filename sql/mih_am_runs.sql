@@ -141,8 +141,13 @@ SELECT * FROM runs_all_mismatches() WHERE k IN ('radius 5', 'knn 10');
 SELECT blocks, runs > 1 AS several_runs FROM simhash_mih_state('rt_mih');
 SELECT blocks, live_sorted_rows > 0 AS checked FROM simhash_mih_check('rt_mih');
 
--- The option is checked.
+-- The options are checked.
 CREATE INDEX ON rt USING simhash_mih (sh) WITH (pending_limit = 10);
+CREATE INDEX ON rt USING simhash_mih (sh) WITH (base_share = -1);
+ALTER INDEX rt_mih SET (base_share = 1025);
+ALTER INDEX rt_mih SET (base_share = 0);
+SELECT reloptions FROM pg_class WHERE relname = 'rt_mih';
+ALTER INDEX rt_mih RESET (base_share);
 -- Only the owner of an index merges it; any role that may read the table sees its runs.
 CREATE ROLE regress_simhash_runs;
 GRANT SELECT ON rt TO regress_simhash_runs;

@@ -166,8 +166,8 @@ is(seen_merges('client backend'), 't', "simhash_mih_merge's merge showed in simh
 is($node->safe_psql('postgres', q{SELECT count(*) FROM simhash_mih_runs('t_mih')}), '1', 'and merged every run');
 
 # Once the biggest run is the index's base (four big runs' rows or more), the other runs merge
-# into it as soon as they hold a sixteenth of its rows: the worker does it, waiting out the
-# inserters' small merges, while inserts and checked scans go on.
+# into it as soon as they hold a sixteenth of its rows (base_share, 16 by default): the worker
+# does it, waiting out the inserters' small merges, while inserts and checked scans go on.
 $node->safe_psql('postgres', 'ALTER SYSTEM RESET max_worker_processes');
 $node->restart;
 my $base = $node->safe_psql('postgres', q{SELECT max(rows) FROM simhash_mih_runs('t_mih')});
@@ -175,6 +175,13 @@ cmp_ok($base, '>=', 4 * 297984, "that run has four big runs' rows: it is the ind
 my $vacuums = q{SELECT vacuum_count + autovacuum_count FROM pg_stat_all_tables WHERE relname = 't'};
 my $vacuums_before = $node->safe_psql('postgres', $vacuums);
 my $base_due = q{SELECT (sum(rows) - max(rows)) * 16 >= max(rows) FROM simhash_mih_runs('t_mih')};
+# With base_share = 0 they never merge into it.
+$node->safe_psql('postgres', 'ALTER INDEX t_mih SET (base_share = 0)');
+fill(int($base + $base / 16 + 10_000));
+settle();
+is($node->safe_psql('postgres', $base_due), 't', 'with base_share = 0 the other runs stay beside the base run');
+is($node->safe_psql('postgres', q{SELECT max(rows) FROM simhash_mih_runs('t_mih')}), $base, 'which keeps its rows');
+$node->safe_psql('postgres', 'ALTER INDEX t_mih RESET (base_share)');
 watch_merges(sub {
 $node->pgbench(
     '--no-vacuum --client=3 --jobs=2 --transactions=40 --random-seed=8',
@@ -193,7 +200,6 @@ $node->pgbench(
             COMMIT;
         },
     });
-fill(int($base + $base / 16 + 20_000));
 for (1 .. 600)
 {
     last if $node->safe_psql('postgres', $worker_active) eq '0'

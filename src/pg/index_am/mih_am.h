@@ -166,9 +166,11 @@ typedef struct MihOptions
 	int			blocks;			/* 0: chosen from the row count at build */
 	bool		compact;		/* key tables (MIH_FLAG_COMPACT) at the next build or full merge */
 	int			pending_limit;	/* kB of pending rows that make the inserter flush them */
+	int			base_share;		/* the other runs merge into the base at 1/base_share of its rows; 0: never */
 } MihOptions;
 
 #define MIH_PENDING_LIMIT_DEFAULT	256	/* kB: 32 pages, 18,656 rows */
+#define MIH_BASE_SHARE_DEFAULT		16
 
 /* The directory of every table of one run, read from its fence pages and kept in rd_amcache. */
 typedef struct MihDirectory

@@ -1,5 +1,5 @@
 /*
- * The simhash_mih index access method: its handler, the "blocks", "compact" and "pending_limit" options, operator
+ * The simhash_mih index access method: its handler, the "blocks", "compact", "pending_limit" and "base_share" options, operator
  * class validation and cost estimate. The pages, build, insert, scan and vacuum live in mih_am_*.c.
  */
 #include "mih_am.h"
@@ -44,6 +44,9 @@ mih_init_reloptions(void)
 	add_int_reloption(mih_relopt_kind, "pending_limit",
 					  "kB of unsorted pending rows after which an insert writes them as a sorted run",
 					  MIH_PENDING_LIMIT_DEFAULT, 64, MAX_KILOBYTES, ShareUpdateExclusiveLock);
+	add_int_reloption(mih_relopt_kind, "base_share",
+					  "the other runs merge into the biggest once they hold 1/base_share of its rows (0: never)",
+					  MIH_BASE_SHARE_DEFAULT, 0, 1024, ShareUpdateExclusiveLock);
 }
 
 static bytea *
@@ -53,6 +56,7 @@ mih_options(Datum reloptions, bool validate)
 		{"blocks", RELOPT_TYPE_INT, offsetof(MihOptions, blocks)},
 		{"compact", RELOPT_TYPE_BOOL, offsetof(MihOptions, compact)},
 		{"pending_limit", RELOPT_TYPE_INT, offsetof(MihOptions, pending_limit)},
+		{"base_share", RELOPT_TYPE_INT, offsetof(MihOptions, base_share)},
 	};
 
 	return (bytea *) build_reloptions(reloptions, validate, mih_relopt_kind,

@@ -19,11 +19,12 @@
  * many probes as the whole index. So there are at most MIH_BIG_RUNS of them: one more makes the
  * two smallest merge (a binary counter over the big runs: each row is rewritten once more every
  * time its run doubles), whatever their tiers. And once the biggest run is the index's base (FANIN
- * big runs' rows or more), every run merges into it as soon as the others hold a BASE_SHARE-th of
- * its rows: the tiers keep the other runs few, but a scan still pays for each of their rows about
+ * big runs' rows or more), every run merges into it as soon as the others hold a base_share-th
+ * (the option, 16 by default) of its rows: the tiers keep the other runs few, but a scan still pays for each of their rows about
  * what it pays for the base's share of the block values; this keeps them a small share, for at
- * most about BASE_SHARE more rewrites of each row over the index's life (one level over the base,
- * as an LSM tree's leveled compaction). The inserter that flushes does the small merges (at most
+ * most about base_share more rewrites of each row over the index's life (one level over the base,
+ * as an LSM tree's leveled compaction) and room for a second copy of the base in the index's file
+ * (the new base is written before the old one's pages are free). The inserter that flushes does the small merges (at most
  * about 1.2M rows, under a second); big ones and merges into the base it hands to a background
  * worker (mih_am_worker.c), which runs them while flushes, scans, inserts and, beside a merge of big
  * runs, small merges go on (a merge into the base takes small runs too: the worker waits out an
@@ -75,9 +76,6 @@
  * refusing those would leave them to VACUUM.
  */
 #define INSERTER_MERGE_BIGS	2
-
-/* A merge into the base run is due when the other runs hold this share of its rows (1/16). */
-#define BASE_SHARE			16
 
 void
 mih_lock_pending(Relation index)
@@ -442,19 +440,22 @@ count_big(const MihMeta *meta, uint64 limit)
 
 /*
  * A merge of every run into the base run (the biggest): due when that run is big enough to be the
- * index's base (FANIN big runs or more) and the others hold a BASE_SHARE-th of its rows. See the
- * top of the file.
+ * index's base (FANIN big runs or more) and the others hold a base_share-th of its rows (the
+ * option; 0: never). See the top of the file.
  */
 static bool
-base_merge_due(const MihMeta *meta, uint64 limit)
+base_merge_due(Relation index, const MihMeta *meta)
 {
+	MihOptions *opts = (MihOptions *) index->rd_options;
+	uint64		share = opts ? opts->base_share : MIH_BASE_SHARE_DEFAULT;
 	uint64		base = 0;
 	uint64		others;
 
 	for (uint32 r = 0; r < meta->nruns; r++)
 		base = Max(base, meta->runs[r].nrows);
 	others = mih_sorted_rows(meta) - base;
-	return others > 0 && base >= MIH_MERGE_FANIN * big_rows(limit) && others * BASE_SHARE >= base;
+	return share > 0 && others > 0 && base >= MIH_MERGE_FANIN * big_rows(mih_pending_limit_rows(index)) &&
+		others * share >= base;
 }
 
 /* Big runs: the two smallest, if there are more than MIH_BIG_RUNS. */
@@ -484,7 +485,7 @@ choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, bool both_lo
 	*reshape = (mode == MIH_MERGE_DUE || mode == MIH_MERGE_ALL) && meta->nruns > 0 &&
 		(mih_tables_for(index, total) != meta->ntables ||
 		 mih_compact_for(index) != ((meta->flags & MIH_FLAG_COMPACT) != 0));
-	*all = mode == MIH_MERGE_ALL || *reshape || (both_locked && base_merge_due(meta, limit));
+	*all = mode == MIH_MERGE_ALL || *reshape || (both_locked && base_merge_due(index, meta));
 	if (*all)
 	{
 		if (meta->nruns < 2 && !*reshape)
@@ -515,7 +516,7 @@ mih_big_merge_due(Relation index)
 	uint64		limit = mih_pending_limit_rows(index);
 
 	mih_read_meta(index, &meta);
-	if (count_big(&meta, limit) <= MIH_BIG_RUNS && !base_merge_due(&meta, limit))
+	if (count_big(&meta, limit) <= MIH_BIG_RUNS && !base_merge_due(index, &meta))
 		return false;
 	if (!ConditionalLockPage(index, LOCK_BIG, ExclusiveLock))
 		return false;
@@ -665,7 +666,7 @@ mih_merge(Relation index, MihMergeMode mode)
 		CHECK_FOR_INTERRUPTS();
 		mih_read_meta(index, &meta);
 		/* The worker's merge into the base run takes small runs too: it waits out an inserter's merge. */
-		if (mode == MIH_MERGE_BIG && !both_locked && base_merge_due(&meta, mih_pending_limit_rows(index)))
+		if (mode == MIH_MERGE_BIG && !both_locked && base_merge_due(index, &meta))
 		{
 			LockPage(index, LOCK_RUNS, ExclusiveLock);
 			both_locked = true;

@@ -61,7 +61,10 @@ add_tid(MihScanState *so, const ItemPointerData *tid)
 	so->tids[so->ntids++] = *tid;
 }
 
-/* Rows of a (hash, tid) page: table 0 or pending. */
+/*
+ * Rows of a (hash, tid) page: table 0 or pending. Every scan reads the pending rows this way, so
+ * the ball of the smallest radius is tested first, from registers: nearly every row fails it.
+ */
 static void
 scan_rows_page(void *arg, Page page, uint16 kind)
 {
@@ -69,9 +72,12 @@ scan_rows_page(void *arg, Page page, uint16 kind)
 	const uint64 *hashes = MihPageHashes(page);
 	const ItemPointerData *tids = MihPageTids(page);
 	int			n = MihPageGetOpaque(page)->nitems;
+	uint64		center = so->nballs > 0 ? so->centers[so->probe] : 0;
+	int			radius = so->nballs > 0 ? so->radii[so->probe] : 64;
 
 	for (int i = 0; i < n; i++)
-		if (mih_all_keys_hold(so, hashes[i]) && ItemPointerIsValid(&tids[i]))
+		if (sh_hamming(hashes[i], center) <= radius && mih_all_keys_hold(so, hashes[i]) &&
+			ItemPointerIsValid(&tids[i]))
 			add_tid(so, &tids[i]);
 }
 
