@@ -19,16 +19,17 @@
  * many probes as the whole index. So there are at most MIH_BIG_RUNS of them: one more makes the
  * two smallest merge (a binary counter over the big runs: each row is rewritten once more every
  * time its run doubles), whatever their tiers. And once the biggest run is the index's base (FANIN
- * big runs' rows or more), every run merges into it as soon as the others hold a base_share-th
- * (the option, 16 by default) of its rows: the tiers keep the other runs few, but a scan still pays for each of their rows about
- * what it pays for the base's share of the block values; this keeps them a small share, for at
- * most about base_share more rewrites of each row over the index's life (one level over the base,
- * as an LSM tree's leveled compaction) and room for a second copy of the base in the index's file
- * (the new base is written before the old one's pages are free). The inserter that flushes does the small merges (at most
- * about 1.2M rows, under a second); big ones and merges into the base it hands to a background
- * worker (mih_am_worker.c), which runs them while flushes, scans, inserts and, beside a merge of big
- * runs, small merges go on (a merge into the base takes small runs too: the worker waits out an
- * inserter's small merge and holds both merge locks).
+ * big runs' rows or more), every run merges into it as soon as the others hold a base_share-th (the
+ * option, 16 by default) of its rows: the tiers keep the other runs few, but a scan still pays for
+ * each of their rows about what it pays for the base's share of the block values; this keeps them a
+ * small share, for at most about base_share more rewrites of each row over the index's life (one
+ * level over the base, as an LSM tree's leveled compaction) and room for a second copy of the base
+ * in the index's file (the new base is written before the old one's pages are free). The inserter
+ * that flushes does the small merges (at most about 1.2M rows, under a second); big ones and merges
+ * into the base it hands to a background worker (mih_am_worker.c), which runs them while flushes,
+ * scans, inserts and, beside a merge of big runs, small merges go on (a merge into the base takes
+ * small runs too: the worker waits out an inserter's small merge, holds both merge locks, and then
+ * does the small merges that the runs flushed meanwhile made due).
  * VACUUM does every merge due, and simhash_mih_merge merges every run into one. The rows written
  * by flushes and merges over the rows inserted are the write amplification (simhash_mih_state).
  *
@@ -470,8 +471,9 @@ choose_big(const MihMeta *meta, bool *chosen, uint64 limit)
 /*
  * Chooses the runs to merge: every run (MIH_MERGE_ALL, if there are two or more; or, when both
  * merge locks are held, if the table count or layout the options ask for changed or a merge into
- * the base run is due), else the small runs due (not in MIH_MERGE_BIG), else the big ones (not in
- * MIH_MERGE_INSERTER). Marks them in chosen[]; returns their rows, 0 if nothing is due.
+ * the base run is due), else the small runs due (in MIH_MERGE_BIG only with both locks: after its
+ * merge into the base), else the big ones (not in MIH_MERGE_INSERTER). Marks them in chosen[];
+ * returns their rows, 0 if nothing is due.
  */
 static uint64
 choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, bool both_locked, bool *chosen,
@@ -494,7 +496,7 @@ choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, bool both_lo
 			chosen[r] = true;
 		return Max(total, 1);
 	}
-	if (mode != MIH_MERGE_BIG)
+	if (mode != MIH_MERGE_BIG || both_locked)
 		rows = choose_small(meta, chosen, limit);
 	/* An inserter leaves bigger merges to VACUUM, unless runs pile up without one. */
 	if (mode == MIH_MERGE_INSERTER && rows > INSERTER_MERGE_BIGS * big_rows(limit) &&
@@ -678,7 +680,8 @@ mih_merge(Relation index, MihMergeMode mode)
 		pgstat_progress_update_multi_param(4, params, values);
 		reported = true;
 		written += merge_chosen(index, &meta, chosen, all, reshape, rows);
-		if (all)
+		/* After a merge into the base, the small runs flushed meanwhile (no inserter could merge them). */
+		if (mode == MIH_MERGE_ALL || reshape)
 			break;
 	}
 	if (mode == MIH_MERGE_BIG && both_locked)
