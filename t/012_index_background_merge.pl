@@ -53,6 +53,34 @@ sub settle
     }
 }
 
+# pgbench: 3 clients insert 2,000 rows a transaction or (one transaction in four) compare the
+# index's answers with a sequential scan's in one snapshot, $transactions each.
+my $pgbench_runs = 0;
+sub insert_and_check
+{
+    my ($transactions, $seed, $while) = @_;
+    # pgbench's script files are named by these keys and may not exist yet.
+    $pgbench_runs++;
+    $node->pgbench(
+        "--no-vacuum --client=3 --jobs=2 --transactions=$transactions --random-seed=$seed",
+        0,
+        [qr{processed: [1-9]}],
+        [qr{^(?:pgbench: setting random seed to $seed\n)?$}],
+        "inserts and scans compared with a sequential scan $while",
+        {
+            "insert_$pgbench_runs\@3" => q{
+                INSERT INTO t (sh) SELECT ('x' || substr(md5(random()::text), 1, 16))::bit(64)::simhash
+                FROM generate_series(1, 2000);
+            },
+            "check_$pgbench_runs\@1" => q{
+                BEGIN ISOLATION LEVEL REPEATABLE READ;
+                SELECT 1 / (mismatches(2) = 0)::int;
+                COMMIT;
+            },
+        });
+    return;
+}
+
 # Runs $code while another session samples the merges under way every 5 ms into the table seen.
 sub watch_merges
 {
@@ -101,23 +129,7 @@ sub seen_merges
 # installed under their feet.
 fill(1_150_000);
 watch_merges(sub {
-$node->pgbench(
-    '--no-vacuum --client=3 --jobs=2 --transactions=70 --random-seed=7',
-    0,
-    [qr{processed: [1-9]}],
-    [qr{^(?:pgbench: setting random seed to 7\n)?$}],
-    'inserts and scans compared with a sequential scan while runs flush and merge',
-    {
-        'insert@3' => q{
-            INSERT INTO t (sh) SELECT ('x' || substr(md5(random()::text), 1, 16))::bit(64)::simhash
-            FROM generate_series(1, 2000);
-        },
-        'check@1' => q{
-            BEGIN ISOLATION LEVEL REPEATABLE READ;
-            SELECT 1 / (mismatches(2) = 0)::int;
-            COMMIT;
-        },
-    });
+insert_and_check(70, 7, 'while runs flush and merge');
 fill(1_350_000);
 settle();
 });
@@ -183,23 +195,7 @@ is($node->safe_psql('postgres', $base_due), 't', 'with base_share = 0 the other 
 is($node->safe_psql('postgres', q{SELECT max(rows) FROM simhash_mih_runs('t_mih')}), $base, 'which keeps its rows');
 $node->safe_psql('postgres', 'ALTER INDEX t_mih RESET (base_share)');
 watch_merges(sub {
-$node->pgbench(
-    '--no-vacuum --client=3 --jobs=2 --transactions=40 --random-seed=8',
-    0,
-    [qr{processed: [1-9]}],
-    [qr{^(?:pgbench: setting random seed to 8\n)?$}],
-    'inserts and scans compared with a sequential scan while the other runs merge into the base run',
-    {
-        'insert_base@3' => q{
-            INSERT INTO t (sh) SELECT ('x' || substr(md5(random()::text), 1, 16))::bit(64)::simhash
-            FROM generate_series(1, 2000);
-        },
-        'check_base@1' => q{
-            BEGIN ISOLATION LEVEL REPEATABLE READ;
-            SELECT 1 / (mismatches(2) = 0)::int;
-            COMMIT;
-        },
-    });
+insert_and_check(40, 8, 'while the other runs merge into the base run');
 for (1 .. 600)
 {
     last if $node->safe_psql('postgres', $worker_active) eq '0'
