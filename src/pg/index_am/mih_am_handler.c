@@ -1,6 +1,7 @@
 /*
- * The simhash_mih index access method: its handler, the "blocks", "compact", "pending_limit" and "base_share" options, operator
- * class validation and cost estimate. The pages, build, insert, scan and vacuum live in mih_am_*.c.
+ * The simhash_mih index access method: its handler, the "blocks", "compact", "pending_limit" and
+ * "base_share" options, operator class validation and cost estimate. The pages, build, insert,
+ * scan and vacuum live in mih_am_*.c.
  */
 #include "mih_am.h"
 

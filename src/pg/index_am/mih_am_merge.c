@@ -36,17 +36,17 @@
  * Locks. Heavyweight locks on tags of the index (page locks, as ginInsertCleanup's on GIN's meta
  * page; they name no real page): LOCK_PENDING is held by a flush and by VACUUM while it cleans the
  * pending and sealed chains; LOCK_RUNS by a merge of small runs, LOCK_BIG by a merge of big runs,
- * and both by VACUUM while it cleans the runs and by a merge of every run (into the base too). The two kinds of merge
- * choose disjoint runs (by size), so they may run at once: each installs its run by removing just
- * the runs it chose. No flush or merge can copy a row VACUUM is removing (a heap tid it removed
- * may be reused at once), and VACUUM cleans every row once: the pending rows before they can
- * become a run, the runs after. A merge of every run that changes the tables' shape (another
- * table count, or the compact option changed) also holds LOCK_PENDING throughout, so that no flush
- * adds a run of the old shape meanwhile: inserters wait for it once the pending rows reach twice
- * the limit. A fourth lock, LOCK_RECYCLE, is held while old pages are recycled (below): only one
- * backend may wait for the meta page's pins at a time. The order is LOCK_BIG, LOCK_RUNS,
- * LOCK_PENDING, LOCK_RECYCLE; a flush releases LOCK_PENDING before it recycles, so a long scan
- * that delays the recycling delays that one inserter, not the others' flushes.
+ * and both by VACUUM while it cleans the runs and by a merge of every run (into the base too). The
+ * two kinds of merge choose disjoint runs (by size), so they may run at once: each installs its run
+ * by removing just the runs it chose. No flush or merge can copy a row VACUUM is removing (a heap
+ * tid it removed may be reused at once), and VACUUM cleans every row once: the pending rows before
+ * they can become a run, the runs after. A merge of every run that changes the tables' shape
+ * (another table count, or the compact option changed) also holds LOCK_PENDING throughout, so that
+ * no flush adds a run of the old shape meanwhile: inserters wait for it once the pending rows reach
+ * twice the limit. A fourth lock, LOCK_RECYCLE, is held while old pages are recycled (below): only
+ * one backend may wait for the meta page's pins at a time. The order is LOCK_BIG, LOCK_RUNS,
+ * LOCK_PENDING, LOCK_RECYCLE; a flush releases LOCK_PENDING before it recycles, so a long scan that
+ * delays the recycling delays that one inserter, not the others' flushes.
  *
  * Recycling. Pages of a run or chain that was replaced are freed only once no scan can still read
  * them: every scan pins the meta page while it reads what its copy describes, so the flush or
@@ -445,7 +445,7 @@ count_big(const MihMeta *meta, uint64 limit)
  * option; 0: never). See the top of the file.
  */
 static bool
-base_merge_due(Relation index, const MihMeta *meta)
+base_merge_due(Relation index, const MihMeta *meta, uint64 limit)
 {
 	MihOptions *opts = (MihOptions *) index->rd_options;
 	uint64		share = opts ? opts->base_share : MIH_BASE_SHARE_DEFAULT;
@@ -455,7 +455,7 @@ base_merge_due(Relation index, const MihMeta *meta)
 	for (uint32 r = 0; r < meta->nruns; r++)
 		base = Max(base, meta->runs[r].nrows);
 	others = mih_sorted_rows(meta) - base;
-	return share > 0 && others > 0 && base >= MIH_MERGE_FANIN * big_rows(mih_pending_limit_rows(index)) &&
+	return share > 0 && others > 0 && base >= MIH_MERGE_FANIN * big_rows(limit) &&
 		others * share >= base;
 }
 
@@ -477,7 +477,7 @@ choose_big(const MihMeta *meta, bool *chosen, uint64 limit)
  */
 static uint64
 choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, bool both_locked, bool *chosen,
-			bool *all, bool *reshape)
+			bool *reshape)
 {
 	uint64		limit = mih_pending_limit_rows(index);
 	uint64		total = mih_sorted_rows(meta);
@@ -487,8 +487,7 @@ choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, bool both_lo
 	*reshape = (mode == MIH_MERGE_DUE || mode == MIH_MERGE_ALL) && meta->nruns > 0 &&
 		(mih_tables_for(index, total) != meta->ntables ||
 		 mih_compact_for(index) != ((meta->flags & MIH_FLAG_COMPACT) != 0));
-	*all = mode == MIH_MERGE_ALL || *reshape || (both_locked && base_merge_due(index, meta));
-	if (*all)
+	if (mode == MIH_MERGE_ALL || *reshape || (both_locked && base_merge_due(index, meta, limit)))
 	{
 		if (meta->nruns < 2 && !*reshape)
 			return 0;
@@ -518,7 +517,7 @@ mih_big_merge_due(Relation index)
 	uint64		limit = mih_pending_limit_rows(index);
 
 	mih_read_meta(index, &meta);
-	if (count_big(&meta, limit) <= MIH_BIG_RUNS && !base_merge_due(index, &meta))
+	if (count_big(&meta, limit) <= MIH_BIG_RUNS && !base_merge_due(index, &meta, limit))
 		return false;
 	if (!ConditionalLockPage(index, LOCK_BIG, ExclusiveLock))
 		return false;
@@ -540,7 +539,7 @@ progress_phase(int64 phase, uint64 rows_total, uint64 rows_done)
 
 /* Merges the chosen runs into one; the caller holds LOCK_RUNS. Returns the rows written. */
 static uint64
-merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool all, bool reshape,
+merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool reshape,
 			 uint64 expected)
 {
 	MihRows		rows;
@@ -661,25 +660,25 @@ mih_merge(Relation index, MihMergeMode mode)
 	{
 		MihMeta		meta;
 		bool		chosen[MIH_MAX_RUNS];
-		bool		all,
-					reshape;
+		bool		reshape;
 		uint64		rows;
 
 		CHECK_FOR_INTERRUPTS();
 		mih_read_meta(index, &meta);
 		/* The worker's merge into the base run takes small runs too: it waits out an inserter's merge. */
-		if (mode == MIH_MERGE_BIG && !both_locked && base_merge_due(index, &meta))
+		if (mode == MIH_MERGE_BIG && !both_locked &&
+			base_merge_due(index, &meta, mih_pending_limit_rows(index)))
 		{
 			LockPage(index, LOCK_RUNS, ExclusiveLock);
 			both_locked = true;
 			continue;
 		}
-		rows = choose_runs(index, &meta, mode, both_locked, chosen, &all, &reshape);
+		rows = choose_runs(index, &meta, mode, both_locked, chosen, &reshape);
 		if (rows == 0)
 			break;
 		pgstat_progress_update_multi_param(4, params, values);
 		reported = true;
-		written += merge_chosen(index, &meta, chosen, all, reshape, rows);
+		written += merge_chosen(index, &meta, chosen, reshape, rows);
 		/* After a merge into the base, the small runs flushed meanwhile (no inserter could merge them). */
 		if (mode == MIH_MERGE_ALL || reshape)
 			break;
