@@ -1,6 +1,7 @@
 # Big runs of a simhash_mih index are merged by a background worker that inserters start, without
 # a VACUUM, while inserts and checked scans go on, and so are the other runs into a base run once
-# they hold a sixteenth of its rows; a temporary index's inserter merges big runs itself;
+# they hold a sixteenth of its rows (small merges go on beside: they leave the runs the worker
+# marked); a temporary index's inserter merges big runs itself;
 # with no worker slot free, VACUUM merges them. The worker's, VACUUM's and simhash_mih_merge's
 # merges show in pg_stat_progress_vacuum and simhash_mih_merge_progress while they run.
 # With pending_limit = 64 (4,656 rows), a run is big from 64 limits (297,984 rows) on, and the
@@ -212,6 +213,52 @@ is($node->safe_psql('postgres', $vacuums), $vacuums_before, 'no VACUUM ran');
 is($node->safe_psql('postgres', 'SELECT mismatches(12)'), '0', 'the index answers like a sequential scan');
 is($node->safe_psql('postgres', q{SELECT live_sorted_rows + pending_rows = (SELECT count(*) FROM t) FROM simhash_mih_check('t_mih')}),
     't', 'every row is in the index once and every run passes simhash_mih_check');
+
+# The worker marks the runs it merges into the base, and small merges leave marked runs. A worker
+# killed in the middle leaves its marks: without a worker slot, the inserters' small merges still
+# leave those runs, and VACUUM clears the marks and merges them into the base.
+$base = $node->safe_psql('postgres', q{SELECT max(rows) FROM simhash_mih_runs('t_mih')});
+$node->safe_psql('postgres', 'ALTER INDEX t_mih SET (base_share = 0)');
+fill(int($node->safe_psql('postgres', 'SELECT count(*) FROM t') + $base / 16 + 10_000));
+settle();
+$node->safe_psql('postgres', 'ALTER INDEX t_mih RESET (base_share)');
+my $killer = $node->background_psql('postgres');
+$killer->query_until(qr/killing/, q{
+    \echo killing
+    DO $$
+    BEGIN
+        FOR i IN 1 .. 60000 LOOP
+            PERFORM pg_stat_clear_snapshot();
+            EXIT WHEN EXISTS (SELECT FROM simhash_mih_merge_progress m JOIN pg_stat_activity a USING (pid)
+                              WHERE a.backend_type = 'simhash_mih merge' AND m.rows_total > 0
+                                AND pg_terminate_backend(m.pid));
+            PERFORM pg_sleep(0.005);
+        END LOOP;
+    END $$;
+});
+# One flush, so one worker: the rows that take the pending rows to the limit.
+$node->safe_psql('postgres', q{
+    INSERT INTO t (sh) SELECT ('x' || substr(md5(random()::text), 1, 16))::bit(64)::simhash
+    FROM generate_series(1, (SELECT pending_limit_rows - pending_rows + 1 FROM simhash_mih_state('t_mih')))});
+$killer->quit;
+my $marked = q{SELECT count(*) FILTER (WHERE merging) || ' ' || coalesce(sum(rows) FILTER (WHERE merging), 0)
+               FROM simhash_mih_runs('t_mih')};
+my $marked_before = $node->safe_psql('postgres', $marked);
+like($marked_before, qr/^([2-9]|\d\d+) /, 'a worker killed in its merge into the base leaves its runs marked');
+$node->safe_psql('postgres', 'ALTER SYSTEM SET max_worker_processes = 0');
+$node->restart;
+my $small_merged = q{SELECT bool_or(NOT merging AND tier >= 1) FROM simhash_mih_runs('t_mih')};
+is($node->safe_psql('postgres', $small_merged), 'f', 'no unmarked run was merged yet');
+fill(int($node->safe_psql('postgres', 'SELECT count(*) FROM t') + 5 * 4656));
+is($node->safe_psql('postgres', $small_merged), 't', 'the inserters merge the runs flushed since');
+is($node->safe_psql('postgres', $marked), $marked_before, 'and leave the marked ones');
+$node->safe_psql('postgres', 'VACUUM t');
+is($node->safe_psql('postgres', qq{SELECT count(*) FILTER (WHERE merging) || ' ' || (max(rows) > $base)
+                                  FROM simhash_mih_runs('t_mih')}),
+    '0 true', 'VACUUM clears the marks and merges the runs into the base');
+is($node->safe_psql('postgres', 'SELECT mismatches(12)'), '0', 'the index answers like a sequential scan');
+is($node->safe_psql('postgres', q{SELECT live_sorted_rows + pending_rows = (SELECT count(*) FROM t) FROM simhash_mih_check('t_mih')}),
+    't', 'and passes simhash_mih_check');
 
 $node->stop;
 done_testing();

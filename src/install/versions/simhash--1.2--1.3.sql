@@ -235,10 +235,11 @@ CREATE FUNCTION simhash_mih_merge(index regclass) RETURNS bigint
     AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL UNSAFE;
 COMMENT ON FUNCTION simhash_mih_merge(regclass) IS 'writes the pending rows of a simhash_mih index as a run and merges every run into one, as gin_clean_pending_list; returns the rows written; the index''s owner only';
 CREATE FUNCTION simhash_mih_runs(index regclass,
-    OUT run integer, OUT tier integer, OUT rows bigint, OUT table0_pages bigint)
+    OUT run integer, OUT tier integer, OUT rows bigint, OUT table0_pages bigint,
+    OUT merging boolean)
     RETURNS SETOF record
     AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL SAFE ROWS 8;
-COMMENT ON FUNCTION simhash_mih_runs(regclass) IS 'the sorted runs of a simhash_mih index: size tier, rows (dead ones included until a merge), pages of table 0';
+COMMENT ON FUNCTION simhash_mih_runs(regclass) IS 'the sorted runs of a simhash_mih index: size tier, rows (dead ones included until a merge), pages of table 0, whether the background worker is merging it into the base run';
 CREATE FUNCTION simhash_mih_state(index regclass,
     OUT blocks integer, OUT runs integer, OUT sorted_rows bigint, OUT pending_rows bigint,
     OUT sealed_rows bigint, OUT pending_limit_rows bigint, OUT inserted_rows bigint,

@@ -108,7 +108,11 @@ typedef struct MihRun
 	BlockNumber fence_head[MIH_MAX_TABLES];	/* the first page of each table's directory */
 	BlockNumber filter_head[MIH_MAX_TABLES];	/* the first page of each table's filter */
 	uint32		filter_bits;	/* log2 of the bits of each filter; 0: the run has none */
+	uint32		merging;		/* 1 while the worker merges it into the base run: no small merge
+								 * takes it (in the struct's padding: the layout is unchanged) */
 } MihRun;
+
+StaticAssertDecl(sizeof(MihRun) == 96, "a run's fields in the meta page: layout 3");
 
 /* Size tiers (mih_am_merge.c) keep far fewer runs; the meta page has room for this many. */
 #define MIH_MAX_RUNS		32

@@ -27,18 +27,19 @@
  * in the index's file (the new base is written before the old one's pages are free). The inserter
  * that flushes does the small merges (at most about 1.2M rows, under a second); big ones and merges
  * into the base it hands to a background worker (mih_am_worker.c), which runs them while flushes,
- * scans, inserts and, beside a merge of big runs, small merges go on (a merge into the base takes
- * small runs too: the worker waits out an inserter's small merge, holds both merge locks, and then
- * does the small merges that the runs flushed meanwhile made due).
+ * scans, inserts and small merges go on (a merge into the base takes small runs too: the worker
+ * waits out an inserter's small merge and marks the runs it takes in the meta page; small merges
+ * leave marked runs and merge the ones flushed meanwhile).
  * VACUUM does every merge due, and simhash_mih_merge merges every run into one. The rows written
  * by flushes and merges over the rows inserted are the write amplification (simhash_mih_state).
  *
  * Locks. Heavyweight locks on tags of the index (page locks, as ginInsertCleanup's on GIN's meta
  * page; they name no real page): LOCK_PENDING is held by a flush and by VACUUM while it cleans the
  * pending and sealed chains; LOCK_RUNS by a merge of small runs, LOCK_BIG by a merge of big runs,
- * and both by VACUUM while it cleans the runs and by a merge of every run (into the base too). The
- * two kinds of merge choose disjoint runs (by size), so they may run at once: each installs its run
- * by removing just the runs it chose. No flush or merge can copy a row VACUUM is removing (a heap
+ * and both by VACUUM while it cleans the runs and by a merge of every run (the worker's into the
+ * base only while it marks the runs it takes). The two kinds of merge choose disjoint runs (by
+ * size, or marked and not), so they may run at once: each installs its run by removing just the
+ * runs it chose. No flush or merge can copy a row VACUUM is removing (a heap
  * tid it removed may be reused at once), and VACUUM cleans every row once: the pending rows before
  * they can become a run, the runs after. A merge of every run that changes the tables' shape
  * (another table count, or the compact option changed) also holds LOCK_PENDING throughout, so that
@@ -387,7 +388,7 @@ smallest_run(const MihMeta *meta, const bool *chosen, uint64 limit, int lo, int 
 	{
 		int			t = tier_of(meta->runs[r].nrows, limit);
 
-		if (!chosen[r] && t >= lo && t <= hi &&
+		if (!chosen[r] && !meta->runs[r].merging && t >= lo && t <= hi &&
 			(smallest < 0 || meta->runs[r].nrows < meta->runs[smallest].nrows))
 			smallest = (int) r;
 	}
@@ -410,7 +411,10 @@ choose_smallest(const MihMeta *meta, bool *chosen, uint64 limit, int lo, int hi,
 	return rows;
 }
 
-/* Small runs: the FANIN smallest of the lowest small tier that has FANIN runs. */
+/*
+ * Small runs: the FANIN smallest of the lowest small tier that has FANIN runs, leaving those the
+ * worker is merging into the base run.
+ */
 static uint64
 choose_small(const MihMeta *meta, bool *chosen, uint64 limit)
 {
@@ -420,7 +424,7 @@ choose_small(const MihMeta *meta, bool *chosen, uint64 limit)
 	{
 		int			t = tier_of(meta->runs[r].nrows, limit);
 
-		if (t < MIH_BIG_TIER)
+		if (t < MIH_BIG_TIER && !meta->runs[r].merging)
 			count[t]++;
 	}
 	for (int t = 0; t < MIH_BIG_TIER; t++)
@@ -469,15 +473,14 @@ choose_big(const MihMeta *meta, bool *chosen, uint64 limit)
 }
 
 /*
- * Chooses the runs to merge: every run (MIH_MERGE_ALL, if there are two or more; or, when both
- * merge locks are held, if the table count or layout the options ask for changed or a merge into
- * the base run is due), else the small runs due (in MIH_MERGE_BIG only with both locks: after its
- * merge into the base), else the big ones (not in MIH_MERGE_INSERTER). Marks them in chosen[];
- * returns their rows, 0 if nothing is due.
+ * Chooses the runs to merge: every run (MIH_MERGE_ALL, if there are two or more; or, in
+ * MIH_MERGE_DUE, if the table count or layout the options ask for changed or a merge into the base
+ * run is due), else the small runs due (not in MIH_MERGE_BIG), else the big ones (not in
+ * MIH_MERGE_INSERTER). Marks them in chosen[]; returns their rows, 0 if nothing is due. The
+ * worker's merge into the base run is chosen by choose_base.
  */
 static uint64
-choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, bool both_locked, bool *chosen,
-			bool *reshape)
+choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, bool *chosen, bool *reshape)
 {
 	uint64		limit = mih_pending_limit_rows(index);
 	uint64		total = mih_sorted_rows(meta);
@@ -487,7 +490,8 @@ choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, bool both_lo
 	*reshape = (mode == MIH_MERGE_DUE || mode == MIH_MERGE_ALL) && meta->nruns > 0 &&
 		(mih_tables_for(index, total) != meta->ntables ||
 		 mih_compact_for(index) != ((meta->flags & MIH_FLAG_COMPACT) != 0));
-	if (mode == MIH_MERGE_ALL || *reshape || (both_locked && base_merge_due(index, meta, limit)))
+	if (mode == MIH_MERGE_ALL || *reshape ||
+		(mode == MIH_MERGE_DUE && base_merge_due(index, meta, limit)))
 	{
 		if (meta->nruns < 2 && !*reshape)
 			return 0;
@@ -495,7 +499,7 @@ choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, bool both_lo
 			chosen[r] = true;
 		return Max(total, 1);
 	}
-	if (mode != MIH_MERGE_BIG || both_locked)
+	if (mode != MIH_MERGE_BIG)
 		rows = choose_small(meta, chosen, limit);
 	/* An inserter leaves bigger merges to VACUUM, unless runs pile up without one. */
 	if (mode == MIH_MERGE_INSERTER && rows > INSERTER_MERGE_BIGS * big_rows(limit) &&
@@ -504,6 +508,71 @@ choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, bool both_lo
 	if (rows == 0 && mode != MIH_MERGE_INSERTER)
 		rows = choose_big(meta, chosen, limit);
 	return rows;
+}
+
+/*
+ * The worker's merge into the base run: every run, chosen under LOCK_RUNS (it waits out an
+ * inserter's small merge) and marked as merging in the meta page, so that small merges leave them
+ * while it merges and inserters can merge the runs their flushes add meanwhile (a merge into a
+ * base of 20M rows takes seconds, in which flushes add a dozen runs). Returns their rows, 0 if the
+ * merge is no longer due; *meta gets the meta page as marked.
+ */
+static uint64
+choose_base(Relation index, MihMeta *meta, bool *chosen, uint64 limit)
+{
+	Buffer		meta_buf;
+	GenericXLogState *state;
+	MihMeta    *page_meta;
+	uint64		rows = 0;
+
+	memset(chosen, 0, MIH_MAX_RUNS * sizeof(bool));
+	LockPage(index, LOCK_RUNS, ExclusiveLock);
+	meta_buf = ReadBuffer(index, MIH_META_BLKNO);
+	state = GenericXLogStart(index);
+	page_meta = mih_begin_meta_change(index, meta_buf, state);
+	if (base_merge_due(index, page_meta, limit))
+	{
+		for (uint32 r = 0; r < page_meta->nruns; r++)
+		{
+			page_meta->runs[r].merging = 1;
+			chosen[r] = true;
+		}
+		rows = mih_sorted_rows(page_meta);
+		memcpy(meta, page_meta, sizeof(MihMeta));
+		GenericXLogFinish(state);
+	}
+	else
+		GenericXLogAbort(state);
+	UnlockReleaseBuffer(meta_buf);
+	UnlockPage(index, LOCK_RUNS, ExclusiveLock);
+	return rows;
+}
+
+/*
+ * Unmarks the runs a merge into the base run marked and never replaced (it failed: an error, a
+ * crash). Called with LOCK_BIG, which that merge held throughout, just taken.
+ */
+static void
+clear_merging(Relation index)
+{
+	MihMeta		meta;
+	Buffer		meta_buf;
+	GenericXLogState *state;
+	MihMeta    *page_meta;
+	bool		marked = false;
+
+	mih_read_meta(index, &meta);
+	for (uint32 r = 0; r < meta.nruns; r++)
+		marked |= meta.runs[r].merging != 0;
+	if (!marked)
+		return;
+	meta_buf = ReadBuffer(index, MIH_META_BLKNO);
+	state = GenericXLogStart(index);
+	page_meta = mih_begin_meta_change(index, meta_buf, state);
+	for (uint32 r = 0; r < page_meta->nruns; r++)
+		page_meta->runs[r].merging = 0;
+	GenericXLogFinish(state);
+	UnlockReleaseBuffer(meta_buf);
 }
 
 /*
@@ -537,7 +606,10 @@ progress_phase(int64 phase, uint64 rows_total, uint64 rows_done)
 	pgstat_progress_update_multi_param(3, params, values);
 }
 
-/* Merges the chosen runs into one; the caller holds LOCK_RUNS. Returns the rows written. */
+/*
+ * Merges the chosen runs into one; the caller keeps other merges off them (its merge lock, or the
+ * marks of choose_base). Returns the rows written.
+ */
 static uint64
 merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool reshape,
 			 uint64 expected)
@@ -614,16 +686,19 @@ merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool resha
 
 /*
  * The merge locks a mode takes: an inserter's only LOCK_RUNS and the worker's only LOCK_BIG, if
- * no other backend holds it (false then); VACUUM's and a merge of every run both, waiting.
+ * no other backend holds it (false then); VACUUM's and a merge of every run both, waiting. Whoever
+ * takes LOCK_BIG clears the marks of a failed merge into the base run.
  */
 static bool
 lock_for_mode(Relation index, MihMergeMode mode)
 {
 	if (mode == MIH_MERGE_INSERTER)
 		return ConditionalLockPage(index, LOCK_RUNS, ExclusiveLock);
-	if (mode == MIH_MERGE_BIG)
-		return ConditionalLockPage(index, LOCK_BIG, ExclusiveLock);
-	mih_lock_runs(index);
+	if (mode == MIH_MERGE_BIG && !ConditionalLockPage(index, LOCK_BIG, ExclusiveLock))
+		return false;
+	if (mode != MIH_MERGE_BIG)
+		mih_lock_runs(index);
+	clear_merging(index);
 	return true;
 }
 
@@ -652,7 +727,6 @@ mih_merge(Relation index, MihMergeMode mode)
 	const int	params[] = {MIH_PROGRESS_INDEX, MIH_PROGRESS_PHASE, MIH_PROGRESS_ROWS_TOTAL, MIH_PROGRESS_ROWS_DONE};
 	int64		values[] = {RelationGetRelid(index), 0, 0, 0};
 	bool		reported = false;
-	bool		both_locked = mode == MIH_MERGE_DUE || mode == MIH_MERGE_ALL;
 
 	if (!lock_for_mode(index, mode))
 		return 0;
@@ -660,31 +734,24 @@ mih_merge(Relation index, MihMergeMode mode)
 	{
 		MihMeta		meta;
 		bool		chosen[MIH_MAX_RUNS];
-		bool		reshape;
+		bool		reshape = false;
+		uint64		limit = mih_pending_limit_rows(index);
 		uint64		rows;
 
 		CHECK_FOR_INTERRUPTS();
 		mih_read_meta(index, &meta);
-		/* The worker's merge into the base run takes small runs too: it waits out an inserter's merge. */
-		if (mode == MIH_MERGE_BIG && !both_locked &&
-			base_merge_due(index, &meta, mih_pending_limit_rows(index)))
-		{
-			LockPage(index, LOCK_RUNS, ExclusiveLock);
-			both_locked = true;
-			continue;
-		}
-		rows = choose_runs(index, &meta, mode, both_locked, chosen, &reshape);
+		if (mode == MIH_MERGE_BIG && base_merge_due(index, &meta, limit))
+			rows = choose_base(index, &meta, chosen, limit);
+		else
+			rows = choose_runs(index, &meta, mode, chosen, &reshape);
 		if (rows == 0)
 			break;
 		pgstat_progress_update_multi_param(4, params, values);
 		reported = true;
 		written += merge_chosen(index, &meta, chosen, reshape, rows);
-		/* After a merge into the base, the small runs flushed meanwhile (no inserter could merge them). */
 		if (mode == MIH_MERGE_ALL || reshape)
 			break;
 	}
-	if (mode == MIH_MERGE_BIG && both_locked)
-		UnlockPage(index, LOCK_RUNS, ExclusiveLock);
 	unlock_for_mode(index, mode);
 	if (reported)
 	{

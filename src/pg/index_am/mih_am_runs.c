@@ -55,7 +55,10 @@ simhash_mih_merge(PG_FUNCTION_ARGS)
 	PG_RETURN_INT64((int64) written);
 }
 
-/* One row a run: its place, size tier, rows (dead ones included) and pages of table 0. */
+/*
+ * One row a run: its place, size tier, rows (dead ones included), pages of table 0 and whether the
+ * worker is merging it into the base run.
+ */
 Datum
 simhash_mih_runs(PG_FUNCTION_ARGS)
 {
@@ -69,8 +72,8 @@ simhash_mih_runs(PG_FUNCTION_ARGS)
 	mih_read_meta(index, &meta);
 	for (uint32 r = 0; r < meta.nruns; r++)
 	{
-		Datum		values[4];
-		bool		nulls[4] = {false};
+		Datum		values[5];
+		bool		nulls[5] = {false};
 		uint64		n = meta.runs[r].nrows;
 		int			tier = 0;
 
@@ -80,6 +83,7 @@ simhash_mih_runs(PG_FUNCTION_ARGS)
 		values[1] = Int32GetDatum(tier);
 		values[2] = Int64GetDatum((int64) n);
 		values[3] = Int64GetDatum((int64) meta.runs[r].table_pages[0]);
+		values[4] = BoolGetDatum(meta.runs[r].merging != 0);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	close_mih(index, heap, AccessShareLock);

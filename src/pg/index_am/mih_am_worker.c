@@ -5,8 +5,8 @@
  * table after a fifth of its rows were inserted: hours on a big table). So the inserter that
  * flushes and finds one due starts a dynamic background worker for it, as parallel queries start
  * theirs: no shared_preload_libraries needed. The worker merges while any such merge is due, then
- * exits; flushes, inserts, scans and (beside a merge of big runs) small merges go on meanwhile. A
- * worker that finds another one merging exits at once. When no worker slot is free
+ * exits; flushes, inserts, scans and small merges go on meanwhile. A worker that finds another one
+ * merging exits at once. When no worker slot is free
  * (max_worker_processes), VACUUM does the merge; a temporary index's inserter does it itself.
  * pg_stat_progress_vacuum shows the worker as the cleanup of the table's indexes, and
  * simhash_mih_merge_progress the merge's phases and rows.
