@@ -241,8 +241,29 @@ typedef struct MihProgress
 	int			total;
 	int			done;
 } MihProgress;
+/* A row of a table being written: the hash rotated so the table's block is on top, and an ordinal. */
+typedef struct MihRef
+{
+	uint64		key;
+	uint32		ord;			/* where the row is in the input (table 0) or in table 0 (others) */
+} MihRef;
+/*
+ * What a merge tells mih_write_tables of its rows' order, so that it merges what is sorted instead
+ * of sorting it again: the rows come as nsegments runs each sorted by table 0's key (rows start[s]
+ * to start[s + 1] - 1), and, unless NULL, fill_table writes table j's refs in order, given the
+ * ordinal in table 0 of each input row (ordinal[row]).
+ */
+typedef struct MihPresorted
+{
+	int			nsegments;
+	const Size *start;
+	void		(*fill_table) (void *arg, int j, const uint32 *ordinal, MihRef *refs, Size n);
+	void	   *arg;
+} MihPresorted;
 extern void mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, int m,
-							 bool compact, const MihProgress *progress, MihRun *run);
+							 bool compact, const MihPresorted *presorted, const MihProgress *progress,
+							 MihRun *run);
+extern void mih_merge_refs(const MihRef *in, const Size *start, int k, MihRef *out);
 extern uint64 *mih_key_items(const uint64 *hashes, Size n, int m, int j, Size *nitems);
 
 /* mih_am_filter.c */

@@ -66,6 +66,8 @@
 #include "utils/backend_status.h"
 #include "utils/memutils.h"
 
+#include "mih_blocks.h"
+
 #define LOCK_PENDING	0		/* tags of LockPage, not pages */
 #define LOCK_RUNS		1
 #define LOCK_RECYCLE	2
@@ -125,11 +127,20 @@ typedef struct MihRows
 	BlockNumber *old;			/* the pages read, to recycle */
 	Size		nold;
 	Size		capold;
+	/* A merge's: for each table 0 row read, dead ones too, its place among the rows (NO_ROW: dead) */
+	uint32	   *place;
+	Size		nplace;
+	Size		capplace;
 } MihRows;
 
+#define NO_ROW	PG_UINT32_MAX
+
 static void
-rows_init(MihRows *rows, uint64 expected)
+rows_init(MihRows *rows, uint64 expected, bool places)
 {
+	rows->capplace = places ? Max(expected, 1024) : 0;
+	rows->nplace = 0;
+	rows->place = places ? palloc_extended(rows->capplace * sizeof(uint32), MCXT_ALLOC_HUGE) : NULL;
 	rows->cap = Max(expected, 1024);
 	rows->n = 0;
 	rows->hashes = palloc_extended(rows->cap * sizeof(uint64), MCXT_ALLOC_HUGE);
@@ -145,6 +156,8 @@ rows_free(MihRows *rows)
 	pfree(rows->hashes);
 	pfree(rows->tids);
 	pfree(rows->old);
+	if (rows->place)
+		pfree(rows->place);
 }
 
 static void
@@ -165,7 +178,18 @@ collect_live(MihRows *rows, Page page)
 
 	for (int i = 0; i < n; i++)
 	{
-		if (!ItemPointerIsValid(&MihPageTids(page)[i]))
+		bool		live = ItemPointerIsValid(&MihPageTids(page)[i]);
+
+		if (rows->place)
+		{
+			if (rows->nplace == rows->capplace)
+			{
+				rows->capplace *= 2;
+				rows->place = repalloc_huge(rows->place, rows->capplace * sizeof(uint32));
+			}
+			rows->place[rows->nplace++] = live ? (uint32) rows->n : NO_ROW;
+		}
+		if (!live)
 			continue;
 		if (rows->n == rows->cap)
 		{
@@ -194,9 +218,12 @@ read_page(MihWalk *walk, BlockNumber blkno, uint16 kind, bool chain, MihRows *ro
 	return next;
 }
 
-/* The live rows of a run (from table 0) and every page of it. The caller holds LOCK_RUNS. */
+/*
+ * The live rows of a run (from table 0) and every page of it, but for the pages of tables 1..m-1 if
+ * tables_later (fill_table reads them). The caller keeps other merges off the run.
+ */
 static void
-read_run(Relation index, const MihMeta *meta, const MihRun *run, MihRows *rows)
+read_run(Relation index, const MihMeta *meta, const MihRun *run, MihRows *rows, bool tables_later)
 {
 	const MihDirectory *dir = mih_directory(index, meta, run, NULL);
 	MihWalk		walk;
@@ -207,7 +234,7 @@ read_run(Relation index, const MihMeta *meta, const MihRun *run, MihRows *rows)
 			(meta->flags & MIH_FLAG_COMPACT) ? MIH_PAGE_KEYS : MIH_PAGE_TABLEJ;
 
 		mih_walk_start(&walk, index);
-		for (uint32 p = 0; p < dir->pages[j]; p++)
+		for (uint32 p = 0; p < dir->pages[j] && (j == 0 || !tables_later); p++)
 		{
 			read_page(&walk, dir->blocks[j][p], kind, false, rows, j == 0);
 			if (j == 0)
@@ -218,6 +245,93 @@ read_run(Relation index, const MihMeta *meta, const MihRun *run, MihRows *rows)
 		for (BlockNumber blkno = run->filter_head[j]; run->filter_bits > 0 && blkno != InvalidBlockNumber;)
 			blkno = read_page(&walk, blkno, MIH_PAGE_FILTER, true, rows, false);
 	}
+}
+
+/*
+ * The runs a merge reads, so that it merges their sorted tables instead of sorting every row again
+ * (MihPresorted): sorting took more than half of a merge's time.
+ */
+typedef struct MihMergeRuns
+{
+	Relation	index;
+	const MihMeta *meta;
+	MihRows    *rows;
+	int			nruns;
+	const MihRun *runs[MIH_MAX_RUNS];
+	Size		start[MIH_MAX_RUNS + 1];	/* run s's live rows: rows start[s] on */
+	Size		first[MIH_MAX_RUNS];	/* run s's table 0 rows: rows->place[first[s]] on */
+	bool		placed;			/* rows->place holds the rows' ordinals in the new table 0 */
+} MihMergeRuns;
+
+/* How many rows ahead a loop in another table's order asks for the memory it will read. */
+#define PREFETCH_AHEAD	16
+
+/*
+ * Table j of the merged run (MihPresorted's fill_table): each run's table j, read in its order,
+ * gives its live rows sorted by block j, with their ordinals in its own table 0; merged, with the
+ * new run's ordinals.
+ */
+static void
+fill_table(void *arg, int j, const uint32 *ordinal, MihRef *refs, Size n)
+{
+	MihMergeRuns *mr = (MihMergeRuns *) arg;
+	MihRef	   *in = palloc_extended(Max(n, 1) * sizeof(MihRef), MCXT_ALLOC_HUGE);
+	Size		start[MIH_MAX_RUNS + 1];
+	Size		k = 0;
+	MihWalk		walk;
+
+	/* Once: a row's new ordinal, one lookup away from its ordinal in its run (in order: cheap). */
+	if (!mr->placed)
+		for (Size q = 0; q < mr->rows->nplace; q++)
+			if (mr->rows->place[q] != NO_ROW)
+				mr->rows->place[q] = ordinal[mr->rows->place[q]];
+	mr->placed = true;
+	for (int s = 0; s < mr->nruns; s++)
+	{
+		const MihRun *run = mr->runs[s];
+		const MihDirectory *dir = mih_directory(mr->index, mr->meta, run, NULL);
+
+		start[s] = k;
+		mih_walk_start(&walk, mr->index);
+		for (uint32 p = 0; p < dir->pages[j]; p++)
+		{
+			BlockNumber blkno = dir->blocks[j][p];
+			Buffer		buffer = mih_read_kind(&walk, blkno, MIH_PAGE_TABLEJ, false, BUFFER_LOCK_SHARE);
+			Page		page = BufferGetPage(buffer);
+			int			items = MihPageGetOpaque(page)->nitems;
+
+			CHECK_FOR_INTERRUPTS();
+			note_block(mr->rows, blkno);
+			for (int i = 0; i < items; i++)
+			{
+				uint32		o = MihPageOrdinals(page)[i];
+				uint32		ord;
+
+				/* The ordinals are in block j's order: ask for a later row's place early. */
+				if (i + PREFETCH_AHEAD < items && MihPageOrdinals(page)[i + PREFETCH_AHEAD] < run->nrows)
+					__builtin_prefetch(&mr->rows->place[mr->first[s] + MihPageOrdinals(page)[i + PREFETCH_AHEAD]]);
+
+				if (o >= run->nrows)
+					mih_corrupt(mr->index, blkno, "table %d refers to row %u of %lu", j, o,
+								(unsigned long) run->nrows);
+				ord = mr->rows->place[mr->first[s] + o];
+				if (ord == NO_ROW)
+					continue;
+				if (k == n)
+					mih_corrupt(mr->index, blkno, "table %d holds more live rows than table 0", j);
+				in[k].key = sh_mih_rotate_block_to_top(MihPageHashes(page)[i], mr->meta->ntables, j);
+				in[k].ord = ord;
+				k++;
+			}
+			UnlockReleaseBuffer(buffer);
+		}
+	}
+	start[mr->nruns] = k;
+	if (k != n)
+		mih_corrupt(mr->index, MIH_META_BLKNO, "table %d holds %lu live rows, table 0 %lu", j,
+					(unsigned long) k, (unsigned long) n);
+	mih_merge_refs(in, start, mr->nruns, refs);
+	pfree(in);
 }
 
 /* Waits until no scan can still read the pages rows->old lists, then frees them. */
@@ -297,13 +411,13 @@ flush_locked(Relation index, uint64 min_rows, MihRows *out)
 	GenericXLogFinish(state);
 	LockBuffer(meta_buf, BUFFER_LOCK_UNLOCK);
 
-	rows_init(&rows, meta.nsealed);
+	rows_init(&rows, meta.nsealed, false);
 	mih_walk_start(&walk, index);
 	for (BlockNumber blkno = meta.sealed_head; blkno != InvalidBlockNumber;)
 		blkno = read_page(&walk, blkno, MIH_PAGE_PENDING, true, &rows, true);
 	if (rows.n > 0)
 		mih_write_tables(index, rows.hashes, rows.tids, rows.n, meta.ntables,
-						 (meta.flags & MIH_FLAG_COMPACT) != 0, NULL, &run);
+						 (meta.flags & MIH_FLAG_COMPACT) != 0, NULL, NULL, &run);
 
 	state = GenericXLogStart(index);
 	page_meta = mih_begin_meta_change(index, meta_buf, state);
@@ -625,6 +739,8 @@ merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool resha
 	uint32		kept = 0;
 	MihMeta		locked;
 	bool		every[MIH_MAX_RUNS];
+	MihMergeRuns mr;
+	MihPresorted presorted;
 
 	if (reshape)
 	{
@@ -637,13 +753,30 @@ merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool resha
 			every[r] = r < meta->nruns;
 	}
 	progress_phase(MIH_MERGE_PHASE_READ, expected, 0);
-	rows_init(&rows, expected);
+	/* The runs' tables are sorted as the new run's are, unless the merge changes the shape. */
+	rows_init(&rows, expected, !reshape);
+	mr.index = index;
+	mr.meta = meta;
+	mr.rows = &rows;
+	mr.nruns = 0;
+	mr.placed = false;
 	for (uint32 r = 0; r < meta->nruns; r++)
 		if (chosen[r])
-			read_run(index, meta, &meta->runs[r], &rows);
+		{
+			mr.start[mr.nruns] = rows.n;
+			mr.first[mr.nruns] = rows.nplace;
+			mr.runs[mr.nruns++] = &meta->runs[r];
+			read_run(index, meta, &meta->runs[r], &rows, !reshape && !compact);
+		}
+	mr.start[mr.nruns] = rows.n;
+	presorted.nsegments = mr.nruns;
+	presorted.start = mr.start;
+	presorted.fill_table = compact ? NULL : fill_table;
+	presorted.arg = &mr;
 	progress_phase(MIH_MERGE_PHASE_WRITE, (uint64) rows.n * m, 0);
 	if (rows.n > 0)
-		mih_write_tables(index, rows.hashes, rows.tids, rows.n, m, compact, &merge_progress, &run);
+		mih_write_tables(index, rows.hashes, rows.tids, rows.n, m, compact, reshape ? NULL : &presorted,
+						 &merge_progress, &run);
 
 	meta_buf = ReadBuffer(index, MIH_META_BLKNO);
 	state = GenericXLogStart(index);

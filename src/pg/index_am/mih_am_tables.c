@@ -14,12 +14,6 @@
 
 #include "mih_blocks.h"
 
-typedef struct MihRef
-{
-	uint64		key;			/* the hash rotated so the table's block is on top */
-	uint32		ord;			/* where the row is in the input (table 0) or in table 0 (others) */
-} MihRef;
-
 #define ST_SORT mih_sort_refs
 #define ST_ELEMENT_TYPE MihRef
 #define ST_COMPARE(a, b) ((a)->key < (b)->key ? -1 : (a)->key > (b)->key ? 1 : 0)
@@ -33,6 +27,63 @@ typedef struct MihRef
 #define ST_SCOPE static
 #define ST_DEFINE
 #include "lib/sort_template.h"
+
+/* Sifts heap[i] down: the heap of segments is ordered by the key each is at. */
+static void
+sift_down(int *heap, int nheap, int i, const MihRef *in, const Size *pos)
+{
+	for (;;)
+	{
+		int			least = i;
+		int			child = 2 * i + 1;
+		int			swapped;
+
+		if (child < nheap && in[pos[heap[child]]].key < in[pos[heap[least]]].key)
+			least = child;
+		if (child + 1 < nheap && in[pos[heap[child + 1]]].key < in[pos[heap[least]]].key)
+			least = child + 1;
+		if (least == i)
+			return;
+		swapped = heap[i];
+		heap[i] = heap[least];
+		heap[least] = swapped;
+		i = least;
+	}
+}
+
+/*
+ * Merges k segments of refs each sorted by key (in[start[s]] to in[start[s + 1] - 1], at most
+ * MIH_MAX_RUNS) into out, sorted by key: what a merge of runs costs instead of a sort.
+ */
+void
+mih_merge_refs(const MihRef *in, const Size *start, int k, MihRef *out)
+{
+	Size		pos[MIH_MAX_RUNS];
+	int			heap[MIH_MAX_RUNS];
+	int			nheap = 0;
+	Size		n = 0;
+
+	Assert(k <= MIH_MAX_RUNS);
+	for (int s = 0; s < k; s++)
+	{
+		pos[s] = start[s];
+		if (start[s] < start[s + 1])
+			heap[nheap++] = s;
+	}
+	for (int i = nheap / 2 - 1; i >= 0; i--)
+		sift_down(heap, nheap, i, in, pos);
+	while (nheap > 0)
+	{
+		int			s = heap[0];
+
+		if ((n & 0xFFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+		out[n++] = in[pos[s]++];
+		if (pos[s] == start[s + 1])
+			heap[0] = heap[--nheap];
+		sift_down(heap, nheap, 0, in, pos);
+	}
+}
 
 /* Writes table j in the order of refs, noting each page's fence in dir. */
 static uint32
@@ -58,6 +109,9 @@ write_table(Relation index, int m, int j, uint64 build_id, const uint64 *hashes,
 		{
 			uint32		ord = refs[first + i].ord;
 
+			/* Tables 1..m-1 read the hashes in another order: ask for a later row's early. */
+			if (j > 0 && first + i + 16 < n)
+				__builtin_prefetch(&hashes[refs[first + i + 16].ord]);
 			page_hashes[i] = hashes[ord];
 			if (j == 0)
 				MihPageTids(page)[i] = tids[ord];
@@ -162,13 +216,14 @@ write_key_table(Relation index, int m, int j, uint64 build_id, const uint64 *has
 
 /*
  * Writes a run: m tables (key tables if compact) of the n rows (hashes[i], tids[i]). Reorders the
- * rows by block 0 in place: a row's position is then its ordinal in table 0. With progress, the
+ * rows by block 0 in place: a row's position is then its ordinal in table 0. A merge's rows come
+ * presorted (see MihPresorted; NULL: sort them). With progress, the
  * rows times tables to write and those written so far, table by table, go to its pair of params
  * (pg_stat_progress_create_index's tuples for CREATE INDEX, a merge's for simhash_mih_merge_progress).
  */
 void
 mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, int m, bool compact,
-				 const MihProgress *progress, MihRun *run)
+				 const MihPresorted *presorted, const MihProgress *progress, MihRun *run)
 {
 	MihRef	   *refs = palloc_extended(Max(n, 1) * sizeof(MihRef), MCXT_ALLOC_HUGE);
 	/*
@@ -179,17 +234,30 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 	MihFence   *dir = palloc_extended(dir_cap * sizeof(MihFence), MCXT_ALLOC_HUGE);
 	uint64	   *sorted_hashes = palloc_extended(Max(n, 1) * sizeof(uint64), MCXT_ALLOC_HUGE);
 	ItemPointerData *sorted_tids = palloc_extended(Max(n, 1) * sizeof(ItemPointerData), MCXT_ALLOC_HUGE);
+	bool		fill = presorted && presorted->fill_table;
+	uint32	   *ordinal = fill ? palloc_extended(Max(n, 1) * sizeof(uint32), MCXT_ALLOC_HUGE) : NULL;
 
 	for (Size i = 0; i < n; i++)
 	{
 		refs[i].key = sh_mih_rotate_block_to_top(hashes[i], m, 0);
 		refs[i].ord = (uint32) i;
 	}
-	mih_sort_refs(refs, n);
+	if (presorted)
+	{
+		MihRef	   *segments = palloc_extended(Max(n, 1) * sizeof(MihRef), MCXT_ALLOC_HUGE);
+
+		memcpy(segments, refs, n * sizeof(MihRef));
+		mih_merge_refs(segments, presorted->start, presorted->nsegments, refs);
+		pfree(segments);
+	}
+	else
+		mih_sort_refs(refs, n);
 	for (Size i = 0; i < n; i++)
 	{
 		sorted_hashes[i] = hashes[refs[i].ord];
 		sorted_tids[i] = tids[refs[i].ord];
+		if (fill)
+			ordinal[refs[i].ord] = (uint32) i;
 		refs[i].ord = (uint32) i;
 	}
 	memcpy(hashes, sorted_hashes, n * sizeof(uint64));
@@ -216,7 +284,9 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 				pgstat_progress_update_param(progress->done, (int64) n * (j + 1));
 			continue;
 		}
-		if (j > 0)
+		if (j > 0 && fill)
+			presorted->fill_table(presorted->arg, j, ordinal, refs, n);
+		else if (j > 0)
 		{
 			for (Size i = 0; i < n; i++)
 			{
@@ -234,6 +304,8 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 	for (int j = m; j < MIH_MAX_TABLES; j++)
 		run->fence_head[j] = InvalidBlockNumber;
 	mih_write_filters(index, hashes, n, m, run);
+	if (ordinal)
+		pfree(ordinal);
 	pfree(refs);
 	pfree(dir);
 }
