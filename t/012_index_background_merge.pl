@@ -82,6 +82,27 @@ sub insert_and_check
     return;
 }
 
+# Starts, in another session, a loop that every 5 ms (for at most 5 minutes) runs $each and ends
+# once $exit_when holds, both on fresh statistics; returns the session, whose quit waits for it.
+sub background_loop
+{
+    my ($each, $exit_when) = @_;
+    my $bg = $node->background_psql('postgres');
+    $bg->query_until(qr/looping/, qq{
+        \\echo looping
+        DO \$\$
+        BEGIN
+            FOR i IN 1 .. 60000 LOOP
+                PERFORM pg_stat_clear_snapshot();
+                $each
+                EXIT WHEN $exit_when;
+                PERFORM pg_sleep(0.005);
+            END LOOP;
+        END \$\$;
+    });
+    return $bg;
+}
+
 # Runs $code while another session samples the merges under way every 5 ms into the table seen.
 sub watch_merges
 {
@@ -91,22 +112,12 @@ sub watch_merges
         CREATE TABLE seen (backend_type text, vacuum_phase text, relid regclass, indexrelid regclass,
                            phase text, rows_total bigint, rows_done bigint);
         CREATE TABLE watch_stop ();});
-    my $bg = $node->background_psql('postgres');
-    $bg->query_until(qr/watching/, q{
-        \echo watching
-        DO $$
-        BEGIN
-            FOR i IN 1 .. 60000 LOOP
-                EXIT WHEN EXISTS (SELECT FROM watch_stop);
-                PERFORM pg_stat_clear_snapshot();
-                INSERT INTO seen
-                SELECT a.backend_type, v.phase, m.relid, m.indexrelid, m.phase, m.rows_total, m.rows_done
-                FROM simhash_mih_merge_progress m JOIN pg_stat_progress_vacuum v USING (pid)
-                JOIN pg_stat_activity a USING (pid);
-                PERFORM pg_sleep(0.005);
-            END LOOP;
-        END $$;
-    });
+    my $bg = background_loop(q{
+        INSERT INTO seen
+        SELECT a.backend_type, v.phase, m.relid, m.indexrelid, m.phase, m.rows_total, m.rows_done
+        FROM simhash_mih_merge_progress m JOIN pg_stat_progress_vacuum v USING (pid)
+        JOIN pg_stat_activity a USING (pid);},
+        'EXISTS (SELECT FROM watch_stop)');
     $code->();
     $node->safe_psql('postgres', 'INSERT INTO watch_stop DEFAULT VALUES');
     $bg->quit;
@@ -222,20 +233,11 @@ $node->safe_psql('postgres', 'ALTER INDEX t_mih SET (base_share = 0)');
 fill(int($node->safe_psql('postgres', 'SELECT count(*) FROM t') + $base / 16 + 10_000));
 settle();
 $node->safe_psql('postgres', 'ALTER INDEX t_mih RESET (base_share)');
-my $killer = $node->background_psql('postgres');
-$killer->query_until(qr/killing/, q{
-    \echo killing
-    DO $$
-    BEGIN
-        FOR i IN 1 .. 60000 LOOP
-            PERFORM pg_stat_clear_snapshot();
-            EXIT WHEN EXISTS (SELECT FROM simhash_mih_merge_progress m JOIN pg_stat_activity a USING (pid)
-                              WHERE a.backend_type = 'simhash_mih merge' AND m.rows_total > 0
-                                AND pg_terminate_backend(m.pid));
-            PERFORM pg_sleep(0.005);
-        END LOOP;
-    END $$;
-});
+# The worker is killed once its merge has rows to do: the runs are marked by then.
+my $killer = background_loop('', q{
+    EXISTS (SELECT FROM simhash_mih_merge_progress m JOIN pg_stat_activity a USING (pid)
+            WHERE a.backend_type = 'simhash_mih merge' AND m.rows_total > 0
+              AND pg_terminate_backend(m.pid))});
 # One flush, so one worker: the rows that take the pending rows to the limit.
 $node->safe_psql('postgres', q{
     INSERT INTO t (sh) SELECT ('x' || substr(md5(random()::text), 1, 16))::bit(64)::simhash
