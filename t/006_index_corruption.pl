@@ -2,7 +2,7 @@
 # damaged in one way at a time (a chain that loops, a link past the end, a wrong magic number, a
 # table page of another kind, a directory page that claims too many entries, a truncated file, key
 # pages of a compact index whose header claims more values than fit, a filter page that claims too
-# many words or lost its bits).
+# many words or lost its bits, a row of table 1 whose ordinal points past table 0).
 # Every operation then either still works or ends with index_corrupted (XX002) naming the index
 # and hinting REINDEX — never another error, a hang (statement_timeout is the fence), or a crash —
 # and the operations that must read the damaged part do end with XX002. REINDEX repairs it.
@@ -16,13 +16,15 @@ use constant BLCKSZ => 8192;
 # Page layout (src/pg/index_am/mih_am.h): the opaque (kind u16, nitems u16, next u32) ends the
 # page; the meta page's fields (MihMeta, layout 3) start after the 24-byte page header.
 use constant { OPAQUE => BLCKSZ - 8, META_MAGIC => 24, META_PENDING_HEAD => 48 };
-use constant { KIND_TABLE0 => 2, KIND_FENCE => 4, KIND_PENDING => 5, KIND_FREE => 6, KIND_KEYS => 8,
-    KIND_FILTER => 9 };
+use constant { KIND_TABLE0 => 2, KIND_TABLEJ => 3, KIND_FENCE => 4, KIND_PENDING => 5, KIND_FREE => 6,
+    KIND_KEYS => 8, KIND_FILTER => 9 };
 # A key page (src/pg/index_am/mih_am_keys.h) begins with first (u32) and nvalues (u16).
 use constant KEYS_NVALUES => 28;
 # A table 0 page holds 582 hashes (u64) after the page header, then their tids (block u32 as two
 # u16, offset u16).
 use constant TABLE0_TIDS => 24 + 582 * 8;
+# A page of tables 1..m-1 holds 680 hashes (u64), then their ordinals in table 0 (u32).
+use constant TABLEJ_ORDINALS => 24 + 680 * 8;
 
 my $node = PostgreSQL::Test::Cluster->new('corruption');
 # initdb turns data checksums on from PostgreSQL 18: a damaged page would end in the server's own
@@ -94,6 +96,7 @@ my %ops = (
     keyless => q{SET enable_seqscan = off; SELECT count(*) FROM t},
     insert => q{INSERT INTO t VALUES (-1, 'abcdef0123456789'), (-2, NULL)},
     vacuum => q{VACUUM t},
+    merge => q{SELECT simhash_mih_merge('t_mih')},
     check => q{SELECT * FROM simhash_mih_check('t_mih')},
     check_heap => q{SELECT * FROM simhash_mih_check('t_mih', heapallindexed => true)},
 );
@@ -155,6 +158,11 @@ my @cases = (
         my $b = first_of_kind(KIND_TABLE0);
         write_at($b * BLCKSZ + TABLE0_TIDS + 4, pack('S', 0));
       }, [qw(check_heap)] ],
+    # A merge reads a run's other tables in their order and looks each row up by its ordinal.
+    [ 'a table 1 row referring past its table 0', sub {
+        my $b = first_of_kind(KIND_TABLEJ);
+        write_at($b * BLCKSZ + TABLEJ_ORDINALS, pack('L', 0x7FFFFFFF));
+      }, [qw(check check_heap merge)] ],
 );
 
 for my $case (@cases)

@@ -259,7 +259,7 @@ typedef struct MihMergeRuns
 	int			nruns;
 	const MihRun *runs[MIH_MAX_RUNS];
 	Size		start[MIH_MAX_RUNS + 1];	/* run s's live rows: rows start[s] on */
-	Size		first[MIH_MAX_RUNS];	/* run s's table 0 rows: rows->place[first[s]] on */
+	Size		first[MIH_MAX_RUNS + 1];	/* run s's table 0 rows: rows->place[first[s]] on */
 	bool		placed;			/* rows->place holds the rows' ordinals in the new table 0 */
 } MihMergeRuns;
 
@@ -290,6 +290,8 @@ fill_table(void *arg, int j, const uint32 *ordinal, MihRef *refs, Size n)
 	{
 		const MihRun *run = mr->runs[s];
 		const MihDirectory *dir = mih_directory(mr->index, mr->meta, run, NULL);
+		/* Its table 0's rows: a damaged table j may refer beyond them. */
+		Size		table0_rows = mr->first[s + 1] - mr->first[s];
 
 		start[s] = k;
 		mih_walk_start(&walk, mr->index);
@@ -308,12 +310,14 @@ fill_table(void *arg, int j, const uint32 *ordinal, MihRef *refs, Size n)
 				uint32		ord;
 
 				/* The ordinals are in block j's order: ask for a later row's place early. */
-				if (i + PREFETCH_AHEAD < items && MihPageOrdinals(page)[i + PREFETCH_AHEAD] < run->nrows)
-					__builtin_prefetch(&mr->rows->place[mr->first[s] + MihPageOrdinals(page)[i + PREFETCH_AHEAD]]);
+				uint32		ahead = i + PREFETCH_AHEAD < items ?
+					MihPageOrdinals(page)[i + PREFETCH_AHEAD] : PG_UINT32_MAX;
 
-				if (o >= run->nrows)
+				if (ahead < table0_rows)
+					__builtin_prefetch(&mr->rows->place[mr->first[s] + ahead]);
+				if (o >= table0_rows)
 					mih_corrupt(mr->index, blkno, "table %d refers to row %u of %lu", j, o,
-								(unsigned long) run->nrows);
+								(unsigned long) table0_rows);
 				ord = mr->rows->place[mr->first[s] + o];
 				if (ord == NO_ROW)
 					continue;
@@ -754,7 +758,7 @@ merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool resha
 	}
 	progress_phase(MIH_MERGE_PHASE_READ, expected, 0);
 	/* The runs' tables are sorted as the new run's are, unless the merge changes the shape. */
-	rows_init(&rows, expected, !reshape);
+	rows_init(&rows, expected, !reshape && !compact);
 	mr.index = index;
 	mr.meta = meta;
 	mr.rows = &rows;
@@ -769,6 +773,7 @@ merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool resha
 			read_run(index, meta, &meta->runs[r], &rows, !reshape && !compact);
 		}
 	mr.start[mr.nruns] = rows.n;
+	mr.first[mr.nruns] = rows.nplace;
 	presorted.nsegments = mr.nruns;
 	presorted.start = mr.start;
 	presorted.fill_table = compact ? NULL : fill_table;

@@ -232,8 +232,8 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 	 */
 	Size		dir_cap = n / 512 + 2;
 	MihFence   *dir = palloc_extended(dir_cap * sizeof(MihFence), MCXT_ALLOC_HUGE);
-	uint64	   *sorted_hashes = palloc_extended(Max(n, 1) * sizeof(uint64), MCXT_ALLOC_HUGE);
-	ItemPointerData *sorted_tids = palloc_extended(Max(n, 1) * sizeof(ItemPointerData), MCXT_ALLOC_HUGE);
+	uint64	   *sorted_hashes;
+	ItemPointerData *sorted_tids;
 	bool		fill = presorted && presorted->fill_table;
 	uint32	   *ordinal = fill ? palloc_extended(Max(n, 1) * sizeof(uint32), MCXT_ALLOC_HUGE) : NULL;
 
@@ -252,6 +252,8 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 	}
 	else
 		mih_sort_refs(refs, n);
+	sorted_hashes = palloc_extended(Max(n, 1) * sizeof(uint64), MCXT_ALLOC_HUGE);
+	sorted_tids = palloc_extended(Max(n, 1) * sizeof(ItemPointerData), MCXT_ALLOC_HUGE);
 	for (Size i = 0; i < n; i++)
 	{
 		sorted_hashes[i] = hashes[refs[i].ord];
