@@ -217,9 +217,9 @@ write_key_table(Relation index, int m, int j, uint64 build_id, const uint64 *has
 /*
  * Writes a run: m tables (key tables if compact) of the n rows (hashes[i], tids[i]). Reorders the
  * rows by block 0 in place: a row's position is then its ordinal in table 0. A merge's rows come
- * presorted (see MihPresorted; NULL: sort them). With progress, the
- * rows times tables to write and those written so far, table by table, go to its pair of params
- * (pg_stat_progress_create_index's tuples for CREATE INDEX, a merge's for simhash_mih_merge_progress).
+ * presorted (see MihPresorted; NULL: sort them). With progress, the rows times tables to write and
+ * those written so far, table by table, go to its pair of params (pg_stat_progress_create_index's
+ * tuples for CREATE INDEX, a merge's for simhash_mih_merge_progress).
  */
 void
 mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, int m, bool compact,
