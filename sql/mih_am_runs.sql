@@ -140,7 +140,6 @@ VACUUM rt;
 SELECT * FROM runs_all_mismatches() WHERE k IN ('radius 5', 'knn 10');
 SELECT blocks, runs > 1 AS several_runs FROM simhash_mih_state('rt_mih');
 SELECT blocks, live_sorted_rows > 0 AS checked FROM simhash_mih_check('rt_mih');
-
 -- The options are checked.
 CREATE INDEX ON rt USING simhash_mih (sh) WITH (pending_limit = 10);
 CREATE INDEX ON rt USING simhash_mih (sh) WITH (base_share = -1);
@@ -161,6 +160,14 @@ SELECT runs FROM simhash_mih_state('rt_mih');
 RESET ROLE;
 DROP ROLE regress_simhash_runs;
 SELECT simhash_mih_merge('rt');
+
+-- A merge of runs whose rows are all dead writes no run and frees every page they held: only the
+-- meta page and the (emptied) page of NULL rows stay in use.
+DELETE FROM rt;
+VACUUM rt;
+SELECT runs > 1 AS several_runs, sorted_rows FROM simhash_mih_state('rt_mih');
+SELECT simhash_mih_merge('rt_mih') AS merged_rows;
+SELECT runs, pages - free_pages AS pages_in_use FROM simhash_mih_state('rt_mih'), simhash_mih_check('rt_mih');
 
 -- Small runs merge by size tiers, and an inserter merges up to twice the rows of a big run (64
 -- limits: 297,984 rows at a limit of 4,656): the index's first run (100,000 rows) shares tier 2

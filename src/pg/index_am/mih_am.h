@@ -247,6 +247,8 @@ typedef struct MihRef
 	uint64		key;
 	uint32		ord;			/* where the row is in the input (table 0) or in table 0 (others) */
 } MihRef;
+/* How many rows ahead a loop over refs in another table's order asks for the memory it will read. */
+#define MIH_PREFETCH_AHEAD	16
 /*
  * What a merge tells mih_write_tables of its rows' order, so that it merges what is sorted instead
  * of sorting it again: the rows come as nsegments runs each sorted by table 0's key (rows start[s]

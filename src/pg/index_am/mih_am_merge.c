@@ -219,8 +219,9 @@ read_page(MihWalk *walk, BlockNumber blkno, uint16 kind, bool chain, MihRows *ro
 }
 
 /*
- * The live rows of a run (from table 0) and every page of it, but for the pages of tables 1..m-1 if
- * tables_later (fill_table reads them). The caller keeps other merges off the run.
+ * The live rows of a run (from table 0) and every page of it to recycle. The pages of tables
+ * 1..m-1 are only noted if tables_later (fill_table reads them, if the merge writes a run at all).
+ * The caller keeps other merges off the run.
  */
 static void
 read_run(Relation index, const MihMeta *meta, const MihRun *run, MihRows *rows, bool tables_later)
@@ -234,8 +235,13 @@ read_run(Relation index, const MihMeta *meta, const MihRun *run, MihRows *rows, 
 			(meta->flags & MIH_FLAG_COMPACT) ? MIH_PAGE_KEYS : MIH_PAGE_TABLEJ;
 
 		mih_walk_start(&walk, index);
-		for (uint32 p = 0; p < dir->pages[j] && (j == 0 || !tables_later); p++)
+		for (uint32 p = 0; p < dir->pages[j]; p++)
 		{
+			if (j > 0 && tables_later)
+			{
+				note_block(rows, dir->blocks[j][p]);
+				continue;
+			}
 			read_page(&walk, dir->blocks[j][p], kind, false, rows, j == 0);
 			if (j == 0)
 				pgstat_progress_update_param(MIH_PROGRESS_ROWS_DONE, (int64) rows->n);
@@ -262,9 +268,6 @@ typedef struct MihMergeRuns
 	Size		first[MIH_MAX_RUNS + 1];	/* run s's table 0 rows: rows->place[first[s]] on */
 	bool		placed;			/* rows->place holds the rows' ordinals in the new table 0 */
 } MihMergeRuns;
-
-/* How many rows ahead a loop in another table's order asks for the memory it will read. */
-#define PREFETCH_AHEAD	16
 
 /*
  * Table j of the merged run (MihPresorted's fill_table): each run's table j, read in its order,
@@ -303,15 +306,14 @@ fill_table(void *arg, int j, const uint32 *ordinal, MihRef *refs, Size n)
 			int			items = MihPageGetOpaque(page)->nitems;
 
 			CHECK_FOR_INTERRUPTS();
-			note_block(mr->rows, blkno);
 			for (int i = 0; i < items; i++)
 			{
 				uint32		o = MihPageOrdinals(page)[i];
 				uint32		ord;
 
 				/* The ordinals are in block j's order: ask for a later row's place early. */
-				uint32		ahead = i + PREFETCH_AHEAD < items ?
-					MihPageOrdinals(page)[i + PREFETCH_AHEAD] : PG_UINT32_MAX;
+				uint32		ahead = i + MIH_PREFETCH_AHEAD < items ?
+					MihPageOrdinals(page)[i + MIH_PREFETCH_AHEAD] : PG_UINT32_MAX;
 
 				if (ahead < table0_rows)
 					__builtin_prefetch(&mr->rows->place[mr->first[s] + ahead]);
@@ -598,9 +600,9 @@ choose_big(const MihMeta *meta, bool *chosen, uint64 limit)
  * worker's merge into the base run is chosen by choose_base.
  */
 static uint64
-choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, bool *chosen, bool *reshape)
+choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, uint64 limit, bool *chosen,
+			bool *reshape)
 {
-	uint64		limit = mih_pending_limit_rows(index);
 	uint64		total = mih_sorted_rows(meta);
 	uint64		rows = 0;
 
@@ -629,6 +631,35 @@ choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, bool *chosen
 }
 
 /*
+ * Marks every run as one a merge into the base run takes (mark), if such a merge is due (limit),
+ * or unmarks them, if any is marked; in one change of the meta page. Returns whether it changed
+ * it; *meta, if given, gets the meta page as changed.
+ */
+static bool
+set_merging(Relation index, bool mark, uint64 limit, MihMeta *meta)
+{
+	Buffer		meta_buf = ReadBuffer(index, MIH_META_BLKNO);
+	GenericXLogState *state = GenericXLogStart(index);
+	MihMeta    *page_meta = mih_begin_meta_change(index, meta_buf, state);
+	bool		change = mark && base_merge_due(index, page_meta, limit);
+
+	for (uint32 r = 0; !mark && r < page_meta->nruns; r++)
+		change |= page_meta->runs[r].merging != 0;
+	if (change)
+	{
+		for (uint32 r = 0; r < page_meta->nruns; r++)
+			page_meta->runs[r].merging = mark ? 1 : 0;
+		if (meta)
+			memcpy(meta, page_meta, sizeof(MihMeta));
+		GenericXLogFinish(state);
+	}
+	else
+		GenericXLogAbort(state);
+	UnlockReleaseBuffer(meta_buf);
+	return change;
+}
+
+/*
  * The worker's merge into the base run: every run, chosen under LOCK_RUNS (it waits out an
  * inserter's small merge) and marked as merging in the meta page, so that small merges leave them
  * while it merges and inserters can merge the runs their flushes add meanwhile (a merge into a
@@ -638,32 +669,14 @@ choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, bool *chosen
 static uint64
 choose_base(Relation index, MihMeta *meta, bool *chosen, uint64 limit)
 {
-	Buffer		meta_buf;
-	GenericXLogState *state;
-	MihMeta    *page_meta;
-	uint64		rows = 0;
+	bool		marked;
 
-	memset(chosen, 0, MIH_MAX_RUNS * sizeof(bool));
 	LockPage(index, LOCK_RUNS, ExclusiveLock);
-	meta_buf = ReadBuffer(index, MIH_META_BLKNO);
-	state = GenericXLogStart(index);
-	page_meta = mih_begin_meta_change(index, meta_buf, state);
-	if (base_merge_due(index, page_meta, limit))
-	{
-		for (uint32 r = 0; r < page_meta->nruns; r++)
-		{
-			page_meta->runs[r].merging = 1;
-			chosen[r] = true;
-		}
-		rows = mih_sorted_rows(page_meta);
-		memcpy(meta, page_meta, sizeof(MihMeta));
-		GenericXLogFinish(state);
-	}
-	else
-		GenericXLogAbort(state);
-	UnlockReleaseBuffer(meta_buf);
+	marked = set_merging(index, true, limit, meta);
 	UnlockPage(index, LOCK_RUNS, ExclusiveLock);
-	return rows;
+	for (uint32 r = 0; r < MIH_MAX_RUNS; r++)
+		chosen[r] = marked && r < meta->nruns;
+	return marked ? mih_sorted_rows(meta) : 0;
 }
 
 /*
@@ -673,24 +686,7 @@ choose_base(Relation index, MihMeta *meta, bool *chosen, uint64 limit)
 static void
 clear_merging(Relation index)
 {
-	MihMeta		meta;
-	Buffer		meta_buf;
-	GenericXLogState *state;
-	MihMeta    *page_meta;
-	bool		marked = false;
-
-	mih_read_meta(index, &meta);
-	for (uint32 r = 0; r < meta.nruns; r++)
-		marked |= meta.runs[r].merging != 0;
-	if (!marked)
-		return;
-	meta_buf = ReadBuffer(index, MIH_META_BLKNO);
-	state = GenericXLogStart(index);
-	page_meta = mih_begin_meta_change(index, meta_buf, state);
-	for (uint32 r = 0; r < page_meta->nruns; r++)
-		page_meta->runs[r].merging = 0;
-	GenericXLogFinish(state);
-	UnlockReleaseBuffer(meta_buf);
+	set_merging(index, false, 0, NULL);
 }
 
 /*
@@ -865,6 +861,7 @@ mih_merge(Relation index, MihMergeMode mode)
 	const int	params[] = {MIH_PROGRESS_INDEX, MIH_PROGRESS_PHASE, MIH_PROGRESS_ROWS_TOTAL, MIH_PROGRESS_ROWS_DONE};
 	int64		values[] = {RelationGetRelid(index), 0, 0, 0};
 	bool		reported = false;
+	uint64		limit = mih_pending_limit_rows(index);
 
 	if (!lock_for_mode(index, mode))
 		return 0;
@@ -873,7 +870,6 @@ mih_merge(Relation index, MihMergeMode mode)
 		MihMeta		meta;
 		bool		chosen[MIH_MAX_RUNS];
 		bool		reshape = false;
-		uint64		limit = mih_pending_limit_rows(index);
 		uint64		rows;
 
 		CHECK_FOR_INTERRUPTS();
@@ -881,7 +877,7 @@ mih_merge(Relation index, MihMergeMode mode)
 		if (mode == MIH_MERGE_BIG && base_merge_due(index, &meta, limit))
 			rows = choose_base(index, &meta, chosen, limit);
 		else
-			rows = choose_runs(index, &meta, mode, chosen, &reshape);
+			rows = choose_runs(index, &meta, mode, limit, chosen, &reshape);
 		if (rows == 0)
 			break;
 		pgstat_progress_update_multi_param(4, params, values);

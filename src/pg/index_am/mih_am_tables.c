@@ -110,8 +110,8 @@ write_table(Relation index, int m, int j, uint64 build_id, const uint64 *hashes,
 			uint32		ord = refs[first + i].ord;
 
 			/* Tables 1..m-1 read the hashes in another order: ask for a later row's early. */
-			if (j > 0 && first + i + 16 < n)
-				__builtin_prefetch(&hashes[refs[first + i + 16].ord]);
+			if (j > 0 && first + i + MIH_PREFETCH_AHEAD < n)
+				__builtin_prefetch(&hashes[refs[first + i + MIH_PREFETCH_AHEAD].ord]);
 			page_hashes[i] = hashes[ord];
 			if (j == 0)
 				MihPageTids(page)[i] = tids[ord];
@@ -214,6 +214,17 @@ write_key_table(Relation index, int m, int j, uint64 build_id, const uint64 *has
 	return pages;
 }
 
+/* The refs of table j for the n rows, in the rows' order. */
+static void
+fill_refs(MihRef *refs, const uint64 *hashes, Size n, int m, int j)
+{
+	for (Size i = 0; i < n; i++)
+	{
+		refs[i].key = sh_mih_rotate_block_to_top(hashes[i], m, j);
+		refs[i].ord = (uint32) i;
+	}
+}
+
 /*
  * Writes a run: m tables (key tables if compact) of the n rows (hashes[i], tids[i]). Reorders the
  * rows by block 0 in place: a row's position is then its ordinal in table 0. A merge's rows come
@@ -237,21 +248,19 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 	bool		fill = presorted && presorted->fill_table;
 	uint32	   *ordinal = fill ? palloc_extended(Max(n, 1) * sizeof(uint32), MCXT_ALLOC_HUGE) : NULL;
 
-	for (Size i = 0; i < n; i++)
-	{
-		refs[i].key = sh_mih_rotate_block_to_top(hashes[i], m, 0);
-		refs[i].ord = (uint32) i;
-	}
 	if (presorted)
 	{
 		MihRef	   *segments = palloc_extended(Max(n, 1) * sizeof(MihRef), MCXT_ALLOC_HUGE);
 
-		memcpy(segments, refs, n * sizeof(MihRef));
+		fill_refs(segments, hashes, n, m, 0);
 		mih_merge_refs(segments, presorted->start, presorted->nsegments, refs);
 		pfree(segments);
 	}
 	else
+	{
+		fill_refs(refs, hashes, n, m, 0);
 		mih_sort_refs(refs, n);
+	}
 	sorted_hashes = palloc_extended(Max(n, 1) * sizeof(uint64), MCXT_ALLOC_HUGE);
 	sorted_tids = palloc_extended(Max(n, 1) * sizeof(ItemPointerData), MCXT_ALLOC_HUGE);
 	for (Size i = 0; i < n; i++)
@@ -290,11 +299,7 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 			presorted->fill_table(presorted->arg, j, ordinal, refs, n);
 		else if (j > 0)
 		{
-			for (Size i = 0; i < n; i++)
-			{
-				refs[i].key = sh_mih_rotate_block_to_top(hashes[i], m, j);
-				refs[i].ord = (uint32) i;
-			}
+			fill_refs(refs, hashes, n, m, j);
 			mih_sort_refs(refs, n);
 		}
 		pages = write_table(index, m, j, run->build_id, hashes, tids, n, refs, dir);
