@@ -15,9 +15,14 @@
 #
 # Environment: RATE (inserts/s for all writers together; unset: as fast as they can), NQ=200,
 # SEED=42, INDEX_WITH (e.g. "WITH (pending_limit = 1024)"), BASELINE_S (seconds of the no-index run,
-# default min(T, 60)). Starts its own throwaway server (scripts/pgtmp.sh) with the extension the
-# pg_config on PATH installed, synchronous_commit = off for the writers, autovacuum on (default).
-# Works with builds before simhash_mih had runs (1.2): the state then comes from simhash_mih_check.
+# default min(T, 60)), SIMHASH_PG_OPTS (the server's settings, default shared_buffers = 2GB, as the
+# fresh-index figures of doc/performance.md). Starts its own throwaway server (scripts/pgtmp.sh)
+# with the extension the pg_config on PATH installed, synchronous_commit = off for the writers,
+# autovacuum on (default). Every query set is timed in one session that lives through the whole run,
+# as a pooled connection's does: a new backend pays for its first touch of each shared buffer (a
+# page fault) and its caches' first loads, which would be timed too, and more the more pages a
+# query reads. Works with builds before simhash_mih had runs (1.2): the state then comes from
+# simhash_mih_check.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 N=${1:?usage: bench/ingest.sh N W T S}
@@ -29,10 +34,12 @@ SEED=${SEED:-42}
 BASELINE_S=${BASELINE_S:-$((T < 60 ? T : 60))}
 INDEX_WITH=${INDEX_WITH:-}
 
+export SIMHASH_PG_OPTS=${SIMHASH_PG_OPTS:--c shared_buffers=2GB}
 . "$here/lib.sh"
 chmod 755 "$work"
 cleanup() {
     [ -n "${writers:-}" ] && kill "$writers" 2>/dev/null || true
+    [ -n "${SAMPLER_PID:-}" ] && kill "$SAMPLER_PID" 2>/dev/null || true
     bench_cleanup
 }
 trap cleanup EXIT
@@ -99,7 +106,26 @@ BEGIN
 END $$;
 EOF
 
-# A random hash a row, as a crawler's new pages are.
+# The sampling session, for the whole run (see the top). sample_at AT times every query set in it;
+# warm_sample_at AT times them twice and keeps the second: the fresh indexes that the samples are
+# divided by, as a session that has been querying them sees them.
+coproc SAMPLER { sql -f - 2>&1; }
+sample_at() {
+    local out
+    printf 'SELECT sample(%s);\n\\echo sampled\n' "$1" >&"${SAMPLER[1]}"
+    while read -r out <&"${SAMPLER[0]}"; do
+        [ "$out" = sampled ] && return 0
+        [ -n "$out" ] && echo "$out" >&2
+    done
+    log "the sampling session ended"
+    return 1
+}
+warm_sample_at() {
+    sample_at "$1"
+    sql -c "DELETE FROM samples WHERE at_s = $1"
+    sample_at "$1"
+}
+
 cat >"$work/insert.sql" <<'EOF'
 \set r random(1, 1000000000000)
 INSERT INTO crawl (sh) VALUES (('x' || substr(md5(:r || '/' || :client_id), 1, 16))::bit(64)::simhash);
@@ -129,7 +155,7 @@ build_s=$(echo "$(date +%s.%N) - $t0" | bc)
 sql -c "CREATE TABLE crawl_ref AS SELECT * FROM crawl" \
     -c "CREATE INDEX crawl_ref_mih ON crawl_ref USING simhash_mih (sh) $INDEX_WITH" -c "VACUUM ANALYZE crawl_ref"
 sql -c "SELECT pg_prewarm('crawl_mih'), pg_prewarm('crawl'), pg_prewarm('crawl_ref_mih'), pg_prewarm('crawl_ref')" >/dev/null
-sql -c "SELECT sample(0)" >/dev/null
+warm_sample_at 0
 size0=$(sql -c "SELECT pg_relation_size('crawl_mih')")
 
 log "writers with the index: $W for $T s, sampling every $S s"
@@ -160,13 +186,13 @@ while kill -0 "$writers" 2>/dev/null; do
     sleep "$S"
     kill -0 "$writers" 2>/dev/null || break
     at=$(( $(date +%s) - start ))
-    sql -c "SELECT sample($at)" >/dev/null
+    sample_at "$at"
     line "$at"
 done
 wait "$writers"; writers=
 idx_tps=$(tps_of indexed)
 at=$(( $(date +%s) - start ))
-sql -c "SELECT sample($at)" >/dev/null
+sample_at "$at"
 line "$at"
 state=$(sql -F' ' -c "SELECT inserted, written FROM index_state()")
 size1=$(sql -c "SELECT pg_relation_size('crawl_mih')")
@@ -174,7 +200,7 @@ last=$at
 
 log "REINDEX of the same rows"
 sql -c "REINDEX INDEX crawl_mih" -c "SELECT pg_prewarm('crawl_mih')" >/dev/null
-sql -c "SELECT sample(-1)" >/dev/null
+warm_sample_at -1
 size2=$(sql -c "SELECT pg_relation_size('crawl_mih')")
 
 echo
