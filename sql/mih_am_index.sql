@@ -138,6 +138,9 @@ VACUUM at;
 -- A few dead rows and no pending ones: VACUUM only clears their tids.
 SELECT sorted_rows, live_sorted_rows, pending_rows FROM simhash_mih_check('at_mih');
 INSERT INTO at SELECT 70000 + i, ('x' || substr(md5('newer' || i), 1, 16))::bit(64)::simhash FROM generate_series(1, 700) i;
+-- Counted whole: a full pending page and the tail page (which the meta page counts once it fills).
+SELECT s.pending_rows AS counted, c.pending_rows AS on_pages
+FROM simhash_mih_state('at_mih') s, simhash_mih_check('at_mih') c;
 SELECT k, am_mismatches(k) FROM unnest(ARRAY[0, 3, 5, 8, 64]) k;
 VACUUM at;
 SELECT simhash_mih_merge('at_mih');
@@ -165,6 +168,14 @@ SELECT count(*) FROM ae WHERE hamming(sh, '0') <= 2;
 RESET enable_indexscan;
 RESET enable_seqscan;
 SELECT count(*) FROM ae WHERE hamming(sh, '0') <= 2;
+-- Rows on the pending chain's only page, its tail: counted, and VACUUM writes them as a run.
+CREATE TABLE af (sh simhash);
+CREATE INDEX af_mih ON af USING simhash_mih (sh);
+INSERT INTO af SELECT ('x' || lpad(to_hex(i), 16, '0'))::bit(64)::simhash FROM generate_series(1, 10) i;
+SELECT runs, pending_rows FROM simhash_mih_state('af_mih');
+VACUUM af;
+SELECT runs, sorted_rows, pending_rows FROM simhash_mih_state('af_mih');
+DROP TABLE af;
 
 -- A prepared query with parameters, generic plan.
 PREPARE near(simhash, int) AS SELECT count(*) FROM at WHERE hamming(sh, $1) <= $2;

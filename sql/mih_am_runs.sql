@@ -171,8 +171,9 @@ SELECT runs, pages - free_pages AS pages_in_use FROM simhash_mih_state('rt_mih')
 
 -- Small runs merge by size tiers, and an inserter merges up to twice the rows of a big run (64
 -- limits: 297,984 rows at a limit of 4,656): the index's first run (100,000 rows) shares tier 2
--- (74,496 to 297,983 rows) with the runs that 16 flushes each make, and when three of those are
--- there the four runs merge into one big run of 323,488 rows, at once, not at the next VACUUM.
+-- (74,496 to 297,983 rows) with the runs that 16 flushes each make (a flush takes the limit's 8
+-- full pages and the row that started the ninth), and when three of those are there the four runs
+-- merge into one big run of 323,536 rows, at once, not at the next VACUUM.
 CREATE TABLE rb (id int, sh simhash) WITH (autovacuum_enabled = off);
 INSERT INTO rb SELECT i, ('x' || substr(md5('b' || i), 1, 16))::bit(64)::simhash FROM generate_series(1, 100000) i;
 CREATE INDEX rb_mih ON rb USING simhash_mih (sh) WITH (pending_limit = 64);

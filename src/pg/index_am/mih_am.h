@@ -136,13 +136,15 @@ typedef struct MihMeta
 								 * is recycled) */
 	BlockNumber pending_head;
 	BlockNumber pending_tail;
-	uint64		npending;		/* entries in pending pages (upper bound: VACUUM removes some) */
+	uint64		npending;		/* entries in pending pages but the tail page (upper bound: VACUUM
+								 * removes some) */
 	BlockNumber sealed_head;	/* pending rows a flush is writing as a run: scans read them too */
 	uint32		nruns;
 	uint64		nsealed;
 	BlockNumber nulls_head;
 	BlockNumber nulls_tail;
-	uint64		inserted;		/* rows appended to the pending chain since the build */
+	uint64		inserted;		/* rows appended to the pending chain since the build, counted
+								 * when their page stops being the tail */
 	uint64		written;		/* rows written into runs by flushes and merges since the build */
 	MihRun		runs[MIH_MAX_RUNS];
 } MihMeta;
@@ -332,6 +334,7 @@ extern void mih_buildempty(Relation index);
 extern void mih_merge_in_background(Relation index);
 
 /* mih_am_insert.c */
+extern uint64 mih_tail_rows(Relation index, BlockNumber tail);
 extern bool mih_insert(Relation index, Datum *values, bool *isnull, ItemPointer tid, Relation heap,
 					   IndexUniqueCheck check, bool indexUnchanged, IndexInfo *info);
 

@@ -401,15 +401,19 @@ flush_locked(Relation index, uint64 min_rows, MihRows *out)
 	page_meta = mih_begin_meta_change(index, meta_buf, state);
 	if (page_meta->sealed_head == InvalidBlockNumber)
 	{
-		if (page_meta->pending_head == InvalidBlockNumber || page_meta->npending < min_rows ||
-			page_meta->nruns == MIH_MAX_RUNS)
+		/* The tail's rows count now: inserts that found it are done with it (mih_am_insert.c). */
+		uint64		tail_rows = mih_tail_rows(index, page_meta->pending_tail);
+
+		if (page_meta->pending_head == InvalidBlockNumber ||
+			page_meta->npending + tail_rows < min_rows || page_meta->nruns == MIH_MAX_RUNS)
 		{
 			GenericXLogAbort(state);
 			UnlockReleaseBuffer(meta_buf);
 			return false;
 		}
 		page_meta->sealed_head = page_meta->pending_head;
-		page_meta->nsealed = page_meta->npending;
+		page_meta->nsealed = page_meta->npending + tail_rows;
+		page_meta->inserted += tail_rows;
 		page_meta->pending_head = page_meta->pending_tail = InvalidBlockNumber;
 		page_meta->npending = 0;
 	}

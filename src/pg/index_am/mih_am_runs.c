@@ -98,20 +98,23 @@ simhash_mih_state(PG_FUNCTION_ARGS)
 	Relation	index = mih_open_checked(PG_GETARG_OID(0), AccessShareLock, &heap);
 	TupleDesc	tupdesc;
 	MihMeta		meta;
+	Buffer		meta_buf;
 	Datum		values[8];
 	bool		nulls[8] = {false};
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "simhash_mih_state must return a record");
-	mih_read_meta(index, &meta);
+	/* The pin keeps the tail page from being recycled while it is counted. */
+	meta_buf = mih_pin_meta(index, &meta);
 	values[0] = Int32GetDatum(meta.ntables);
 	values[1] = Int32GetDatum((int32) meta.nruns);
 	values[2] = Int64GetDatum((int64) mih_sorted_rows(&meta));
-	values[3] = Int64GetDatum((int64) meta.npending);
+	values[3] = Int64GetDatum((int64) (meta.npending + mih_tail_rows(index, meta.pending_tail)));
 	values[4] = Int64GetDatum((int64) meta.nsealed);
 	values[5] = Int64GetDatum((int64) mih_pending_limit_rows(index));
 	values[6] = Int64GetDatum((int64) meta.inserted);
 	values[7] = Int64GetDatum((int64) meta.written);
+	ReleaseBuffer(meta_buf);
 	close_mih(index, heap, AccessShareLock);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
