@@ -16,6 +16,17 @@
 #include "simhash_type.h"
 #include "mih_am.h"
 
+/* Stores the row as the page's last; the caller has checked that it has room. */
+static void
+put_row(Page page, uint64 hash, ItemPointer tid)
+{
+	MihPageOpaque *opaque = MihPageGetOpaque(page);
+
+	MihPageHashes(page)[opaque->nitems] = hash;
+	MihPageTids(page)[opaque->nitems] = *tid;
+	opaque->nitems++;
+}
+
 /*
  * Appends the row to the tail page if it has room: one change of that page alone. The meta page's
  * share lock is held until the tail page is locked (see the top of the file).
@@ -29,8 +40,6 @@ append_to_tail(Relation index, uint16 kind, uint64 hash, ItemPointer tid)
 	Buffer		tail_buf;
 	MihWalk		walk;
 	GenericXLogState *state;
-	Page		page;
-	MihPageOpaque *opaque;
 
 	LockBuffer(meta_buf, BUFFER_LOCK_SHARE);
 	mih_copy_meta(index, BufferGetPage(meta_buf), &meta);
@@ -50,11 +59,7 @@ append_to_tail(Relation index, uint16 kind, uint64 hash, ItemPointer tid)
 		return false;
 	}
 	state = GenericXLogStart(index);
-	page = GenericXLogRegisterBuffer(state, tail_buf, 0);
-	opaque = MihPageGetOpaque(page);
-	MihPageHashes(page)[opaque->nitems] = hash;
-	MihPageTids(page)[opaque->nitems] = *tid;
-	opaque->nitems++;
+	put_row(GenericXLogRegisterBuffer(state, tail_buf, 0), hash, tid);
 	GenericXLogFinish(state);
 	UnlockReleaseBuffer(tail_buf);
 	ReleaseBuffer(meta_buf);
@@ -76,7 +81,6 @@ append_to_new_tail(Relation index, uint16 kind, uint64 hash, ItemPointer tid)
 	BlockNumber *head = kind == MIH_PAGE_NULLS ? &meta->nulls_head : &meta->pending_head;
 	BlockNumber *tail = kind == MIH_PAGE_NULLS ? &meta->nulls_tail : &meta->pending_tail;
 	Page		target = NULL;
-	MihPageOpaque *opaque;
 	uint64		npending;
 
 	if (*tail != InvalidBlockNumber)
@@ -109,10 +113,7 @@ append_to_new_tail(Relation index, uint16 kind, uint64 hash, ItemPointer tid)
 		*tail = BufferGetBlockNumber(new_buf);
 	}
 
-	opaque = MihPageGetOpaque(target);
-	MihPageHashes(target)[opaque->nitems] = hash;
-	MihPageTids(target)[opaque->nitems] = *tid;
-	opaque->nitems++;
+	put_row(target, hash, tid);
 	npending = meta->npending;
 	GenericXLogFinish(state);
 

@@ -685,12 +685,21 @@ choose_base(Relation index, MihMeta *meta, bool *chosen, uint64 limit)
 
 /*
  * Unmarks the runs a merge into the base run marked and never replaced (it failed: an error, a
- * crash). Called with LOCK_BIG, which that merge held throughout, just taken.
+ * crash). Called with LOCK_BIG, which that merge held throughout, just taken: so no run is marked
+ * but by a failed merge, and a copy of the meta page says whether one is, without the exclusive
+ * lock that every VACUUM and worker merge would otherwise take here.
  */
 static void
 clear_merging(Relation index)
 {
-	set_merging(index, false, 0, NULL);
+	MihMeta		meta;
+	bool		marked = false;
+
+	mih_read_meta(index, &meta);
+	for (uint32 r = 0; r < meta.nruns; r++)
+		marked |= meta.runs[r].merging != 0;
+	if (marked)
+		set_merging(index, false, 0, NULL);
 }
 
 /*
