@@ -4,12 +4,13 @@
 # simhash index (the baseline insert rate), builds the index, times the fresh index's queries, then
 # runs the same writers for T seconds while sampling every S seconds radius k = 3/5/8 and KNN-10
 # p50/p99 over NQ queries and the index's state (insert rate since the last sample, pending rows,
-# the runs' sizes, the index's size); at the end REINDEXes the same rows and times the
-# fresh index again: query ratios and size against it, insert rate and p99 insert latency against
-# the baseline, write amplification (rows written into runs / rows inserted). Every query set also
-# runs on crawl_ref, the N first rows with a fresh index that no writer touches: its slowdown at a
-# sample is what the writers' load alone costs (2 busy writers on a 2-core machine), and the last
-# lines divide it out of the growing index's ratio to REINDEX.
+# the runs' sizes, the index's size); at the end times the grown index once more with every page of
+# it in shared buffers, REINDEXes the same rows and times the fresh index again: query ratios and
+# size against it, insert rate and p99 insert latency against the baseline, write amplification
+# (rows written into runs / rows inserted). Every query also runs on crawl_ref, the N first rows
+# with a fresh index that no writer touches, right before or after (see time_pair): its slowdown
+# at a sample is what the writers' load alone costs (2 busy writers on a 2-core machine), and the
+# last lines divide it out of the growing index's ratio to REINDEX.
 #
 #   bench/ingest.sh N W T S          e.g. bench/ingest.sh 1000000 2 180 30
 #
@@ -47,36 +48,58 @@ start_server
 
 sql -c "CREATE EXTENSION simhash" -c "CREATE EXTENSION pg_prewarm" \
     -c "CREATE TABLE crawl (id bigserial PRIMARY KEY, sh simhash)" \
-    -c "CREATE TABLE samples (at_s int, query_set text, p50_ms float8, p99_ms float8)"
+    -c "CREATE TABLE samples (at_s int, query_set text, p50_ms float8, p99_ms float8)" \
+    -c "CREATE TABLE page_reads (at_s int, tab text, reads bigint)"
 load_workload "$N" "$SEED" "$NQ"
 sql -c "SELECT setval('crawl_id_seq', $N)" -c "VACUUM ANALYZE crawl" -c "CHECKPOINT" >/dev/null
 
-# p50/p99 of one query set over every query, in the server (clock_timestamp around EXECUTE).
+# p50/p99 of one query set over every query, in the server (clock_timestamp around EXECUTE), on
+# the growing table and on crawl_ref (prefix ref_): the N first rows with a fresh index that no
+# writer touches. Each query runs on both, one right after the other, the first of them in turns:
+# a moment of the shared machine's noise (tens of milliseconds) then slows both, not one set, and
+# the ratio of the two is what the index's state costs under the same load.
 sql <<'EOF'
-CREATE FUNCTION time_set(p_sql text, p_k int, OUT p50_ms float8, OUT p99_ms float8) LANGUAGE plpgsql AS $$
-DECLARE q record; t0 timestamptz; ms float8[] := '{}'; ids bigint[];
+CREATE FUNCTION time_pair(p_sql text, p_k int, OUT p50_ms float8, OUT p99_ms float8,
+                          OUT ref_p50_ms float8, OUT ref_p99_ms float8) LANGUAGE plpgsql AS $$
+DECLARE q record; t0 timestamptz; ms float8[] := '{}'; ref_ms float8[] := '{}'; ids bigint[];
+        ref_sql text := replace(p_sql, '%s', 'crawl_ref'); sql text := replace(p_sql, '%s', 'crawl');
 BEGIN
-    FOR q IN SELECT h FROM queries ORDER BY qid LOOP
-        t0 := clock_timestamp();
-        EXECUTE 'SELECT array_agg(id) FROM (' || p_sql || ') s' INTO ids USING q.h, p_k;
-        ms := ms || extract(epoch FROM clock_timestamp() - t0) * 1000;
+    FOR q IN SELECT qid, h FROM queries ORDER BY qid LOOP
+        FOR side IN 0..1 LOOP
+            t0 := clock_timestamp();
+            IF (side + q.qid) % 2 = 0 THEN
+                EXECUTE 'SELECT array_agg(id) FROM (' || sql || ') s' INTO ids USING q.h, p_k;
+                ms := ms || extract(epoch FROM clock_timestamp() - t0) * 1000;
+            ELSE
+                EXECUTE 'SELECT array_agg(id) FROM (' || ref_sql || ') s' INTO ids USING q.h, p_k;
+                ref_ms := ref_ms || extract(epoch FROM clock_timestamp() - t0) * 1000;
+            END IF;
+        END LOOP;
     END LOOP;
     SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x), percentile_cont(0.99) WITHIN GROUP (ORDER BY x)
     INTO p50_ms, p99_ms FROM unnest(ms) x;
+    SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x), percentile_cont(0.99) WITHIN GROUP (ORDER BY x)
+    INTO ref_p50_ms, ref_p99_ms FROM unnest(ref_ms) x;
 END $$;
--- The query sets on the growing table, then on crawl_ref (prefix ref_): the N first rows with a
--- fresh index that no writer touches, timed under the same load, so that the slowdown the index's
--- state causes can be told from the one two busy writers cause on a small machine.
+-- Every query set of a sample, and the index pages they found outside shared buffers, for each
+-- index (this transaction's fetches less its hits): the part of a slowdown that is the index's
+-- pages evicted, not its shape.
 CREATE FUNCTION sample(p_at int) RETURNS void LANGUAGE plpgsql AS $$
-DECLARE tab text; prefix text;
+DECLARE reads0 bigint[]; t record;
+        sets text[] := ARRAY['radius_3', 'radius_5', 'radius_8', 'knn_10'];
+        sqls text[] := ARRAY['SELECT id FROM %s WHERE hamming(sh, $1) <= 3', 'SELECT id FROM %s WHERE hamming(sh, $1) <= 5',
+                             'SELECT id FROM %s WHERE hamming(sh, $1) <= 8', 'SELECT id FROM %s ORDER BY sh <-> $1 LIMIT 10'];
+        ks int[] := ARRAY[3, 5, 8, 10];
 BEGIN
-    FOREACH tab IN ARRAY ARRAY['crawl', 'crawl_ref'] LOOP
-        prefix := CASE tab WHEN 'crawl' THEN '' ELSE 'ref_' END;
-        INSERT INTO samples SELECT p_at, prefix || 'radius_' || k, t.* FROM unnest(ARRAY[3, 5, 8]) k,
-            time_set('SELECT id FROM ' || tab || ' WHERE hamming(sh, $1) <= ' || k, k) t;
-        INSERT INTO samples SELECT p_at, prefix || 'knn_10', t.*
-            FROM time_set('SELECT id FROM ' || tab || ' ORDER BY sh <-> $1 LIMIT 10', 10) t;
+    SELECT array_agg(pg_stat_get_xact_blocks_fetched(i) - pg_stat_get_xact_blocks_hit(i) ORDER BY n) INTO reads0
+    FROM unnest(ARRAY['crawl_mih', 'crawl_ref_mih']::regclass[]) WITH ORDINALITY u(i, n);
+    FOR s IN 1..array_length(sets, 1) LOOP
+        t := time_pair(sqls[s], ks[s]);
+        INSERT INTO samples VALUES (p_at, sets[s], t.p50_ms, t.p99_ms), (p_at, 'ref_' || sets[s], t.ref_p50_ms, t.ref_p99_ms);
     END LOOP;
+    INSERT INTO page_reads SELECT p_at, replace(i::text, '_mih', ''),
+        pg_stat_get_xact_blocks_fetched(i) - pg_stat_get_xact_blocks_hit(i) - reads0[n]
+    FROM unnest(ARRAY['crawl_mih', 'crawl_ref_mih']::regclass[]) WITH ORDINALITY u(i, n);
 END $$;
 CREATE FUNCTION p50(p_at int, p_set text) RETURNS numeric LANGUAGE sql AS $$
     SELECT round(p50_ms::numeric, 3) FROM samples WHERE at_s = p_at AND query_set = p_set
@@ -122,7 +145,7 @@ sample_at() {
 }
 warm_sample_at() {
     sample_at "$1"
-    sql -c "DELETE FROM samples WHERE at_s = $1"
+    sql -c "DELETE FROM samples WHERE at_s = $1" -c "DELETE FROM page_reads WHERE at_s = $1"
     sample_at "$1"
 }
 
@@ -162,21 +185,23 @@ log "writers with the index: $W for $T s, sampling every $S s"
 run_writers "$T" indexed
 start=$(date +%s)
 echo
-echo "| s | rows | inserts/s | pending | runs: rows | index MB | radius 3 / 5 / 8 p50 | radius 5 p99 | KNN-10 p50 / p99 | fresh index, same load: r3 / r5 / r8 / KNN p50 |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| s | rows | inserts/s | pending | runs: rows | index MB | radius 3 / 5 / 8 p50 | radius 5 p99 | KNN-10 p50 / p99 | fresh index, same load: r3 / r5 / r8 / KNN p50 | index pages read from outside shared buffers: growing / fresh |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 prev_at=0
 prev_rows=$N
 # One line of the table for the sample at $1 s; the insert rate is since the previous line's.
 line() {
     local rows
     rows=$(sql -c "SELECT count(*) FROM crawl")
-    sql -c "SELECT format('| %s | %s | %s | %s | %s: %s | %s | %s / %s / %s | %s | %s / %s | %s / %s / %s / %s |', $1, $rows,
+    sql -c "SELECT format('| %s | %s | %s | %s | %s: %s | %s | %s / %s / %s | %s | %s / %s | %s / %s / %s / %s | %s / %s |', $1, $rows,
         CASE WHEN $1 > $prev_at THEN round(($rows - $prev_rows)::numeric / ($1 - $prev_at)) END,
         st.pending, st.runs, run_sizes(), pg_relation_size('crawl_mih') / 1048576,
         p50($1, 'radius_3'), p50($1, 'radius_5'), p50($1, 'radius_8'),
         (SELECT round(p99_ms::numeric, 3) FROM samples WHERE at_s = $1 AND query_set = 'radius_5'),
         p50($1, 'knn_10'), (SELECT round(p99_ms::numeric, 3) FROM samples WHERE at_s = $1 AND query_set = 'knn_10'),
-        p50($1, 'ref_radius_3'), p50($1, 'ref_radius_5'), p50($1, 'ref_radius_8'), p50($1, 'ref_knn_10'))
+        p50($1, 'ref_radius_3'), p50($1, 'ref_radius_5'), p50($1, 'ref_radius_8'), p50($1, 'ref_knn_10'),
+        (SELECT reads FROM page_reads WHERE at_s = $1 AND tab = 'crawl'),
+        (SELECT reads FROM page_reads WHERE at_s = $1 AND tab = 'crawl_ref'))
         FROM index_state() st"
     prev_at=$1
     prev_rows=$rows
@@ -198,6 +223,12 @@ state=$(sql -F' ' -c "SELECT inserted, written FROM index_state()")
 size1=$(sql -c "SELECT pg_relation_size('crawl_mih')")
 last=$at
 
+# The grown index again once every page of it is in shared buffers: what is left of its slowdown
+# is its shape (runs, pending rows), not its pages evicted meanwhile.
+log "the grown index, prewarmed"
+sql -c "SELECT pg_prewarm('crawl_mih')" >/dev/null
+warm_sample_at -2
+
 log "REINDEX of the same rows"
 sql -c "REINDEX INDEX crawl_mih" -c "SELECT pg_prewarm('crawl_mih')" >/dev/null
 warm_sample_at -1
@@ -212,12 +243,14 @@ read -r inserted written <<<"$state"
     echo "write amplification (rows written into runs / rows inserted): $written / $inserted = $(echo "scale=2; $written / $inserted" | bc)"
 echo "index size at the end: $((size1 / 1048576)) MB; after REINDEX of the same rows: $((size2 / 1048576)) MB ($(echo "scale=2; $size1 / $size2" | bc)x)"
 echo
-echo "| query set | p50 ms fresh (start) | p50 ms at the end | p50 ms after REINDEX | end / REINDEX |"
-echo "|---|---|---|---|---|"
-sql -c "SELECT format('| %s | %s | %s | %s | %sx |', a.query_set, round(a.p50_ms::numeric, 3), round(e.p50_ms::numeric, 3),
-               round(r.p50_ms::numeric, 3), round((e.p50_ms / nullif(r.p50_ms, 0))::numeric, 2))
-        FROM samples a JOIN samples e USING (query_set) JOIN samples r USING (query_set)
-        WHERE a.at_s = 0 AND e.at_s = $last AND r.at_s = -1 ORDER BY 1"
+echo "| query set | p50 ms fresh (start) | p50 ms at the end | same, the index prewarmed | p50 ms after REINDEX | end / REINDEX | prewarmed / REINDEX |"
+echo "|---|---|---|---|---|---|---|"
+sql -c "SELECT format('| %s | %s | %s | %s | %s | %sx | %sx |', a.query_set, round(a.p50_ms::numeric, 3), round(e.p50_ms::numeric, 3),
+               round(w.p50_ms::numeric, 3), round(r.p50_ms::numeric, 3), round((e.p50_ms / nullif(r.p50_ms, 0))::numeric, 2),
+               round((w.p50_ms / nullif(r.p50_ms, 0))::numeric, 2))
+        FROM samples a JOIN samples e USING (query_set) JOIN samples w USING (query_set) JOIN samples r USING (query_set)
+        WHERE a.at_s = 0 AND e.at_s = $last AND w.at_s = -2 AND r.at_s = -1 ORDER BY 1"
+echo "index pages read from outside shared buffers by the query sets at the end: $(sql -c "SELECT reads FROM page_reads WHERE at_s = $last AND tab = 'crawl'"); prewarmed: $(sql -c "SELECT reads FROM page_reads WHERE at_s = -2 AND tab = 'crawl'"); after REINDEX: $(sql -c "SELECT reads FROM page_reads WHERE at_s = -1 AND tab = 'crawl'")"
 echo
 echo "worst sample p50 / REINDEX p50 while writing:"
 sql -c "SELECT format('%s: %sx (at %s s)', s.query_set, round((s.p50_ms / r.p50_ms)::numeric, 2), s.at_s)
