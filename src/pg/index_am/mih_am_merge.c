@@ -634,6 +634,16 @@ choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, uint64 limit
 	return rows;
 }
 
+/* Whether a merge into the base run marked any run of this meta page. */
+static bool
+any_run_merging(const MihMeta *meta)
+{
+	for (uint32 r = 0; r < meta->nruns; r++)
+		if (meta->runs[r].merging)
+			return true;
+	return false;
+}
+
 /*
  * Marks every run as one a merge into the base run takes (mark), if such a merge is due (limit),
  * or unmarks them, if any is marked; in one change of the meta page. Returns whether it changed
@@ -645,10 +655,9 @@ set_merging(Relation index, bool mark, uint64 limit, MihMeta *meta)
 	Buffer		meta_buf = ReadBuffer(index, MIH_META_BLKNO);
 	GenericXLogState *state = GenericXLogStart(index);
 	MihMeta    *page_meta = mih_begin_meta_change(index, meta_buf, state);
-	bool		change = mark && base_merge_due(index, page_meta, limit);
+	bool		change = mark ? base_merge_due(index, page_meta, limit)
+		: any_run_merging(page_meta);
 
-	for (uint32 r = 0; !mark && r < page_meta->nruns; r++)
-		change |= page_meta->runs[r].merging != 0;
 	if (change)
 	{
 		for (uint32 r = 0; r < page_meta->nruns; r++)
@@ -693,12 +702,9 @@ static void
 clear_merging(Relation index)
 {
 	MihMeta		meta;
-	bool		marked = false;
 
 	mih_read_meta(index, &meta);
-	for (uint32 r = 0; r < meta.nruns; r++)
-		marked |= meta.runs[r].merging != 0;
-	if (marked)
+	if (any_run_merging(&meta))
 		set_merging(index, false, 0, NULL);
 }
 
