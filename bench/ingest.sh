@@ -4,13 +4,13 @@
 # simhash index (the baseline insert rate), builds the index, times the fresh index's queries, then
 # runs the same writers for T seconds while sampling every S seconds radius k = 3/5/8 and KNN-10
 # p50/p99 over NQ queries and the index's state (insert rate since the last sample, pending rows,
-# the runs' sizes, the index's size); at the end times the grown index once more with every page of
-# it in shared buffers, REINDEXes the same rows and times the fresh index again: query ratios and
-# size against it, insert rate and p99 insert latency against the baseline, write amplification
-# (rows written into runs / rows inserted). Every query also runs on crawl_ref, the N first rows
-# with a fresh index that no writer touches, right before or after (see time_pair): its slowdown
-# at a sample is what the writers' load alone costs (2 busy writers on a 2-core machine), and the
-# last lines divide it out of the growing index's ratio to REINDEX.
+# the runs' sizes, the index's size). Every query also runs on crawl_ref, the N first rows with a
+# fresh index that no writer touches, right before or after (see time_pair): the ratio of the two
+# is what the growing index's state costs under the same load (2 busy writers on a 2-core machine
+# slow both). At the end: the grown index, writers stopped and every page of it in shared buffers,
+# against a fresh index of the same rows (in a copy of the table), in turns; its size against that
+# fresh index's; the insert rate and p99 insert latency against the baseline; write amplification
+# (rows written into runs / rows inserted).
 #
 #   bench/ingest.sh N W T S          e.g. bench/ingest.sh 1000000 2 180 30
 #
@@ -50,29 +50,34 @@ sql -c "CREATE EXTENSION simhash" -c "CREATE EXTENSION pg_prewarm" \
     -c "CREATE TABLE crawl (id bigserial PRIMARY KEY, sh simhash)" \
     -c "CREATE TABLE samples (at_s int, query_set text, p50_ms float8, p99_ms float8)" \
     -c "CREATE TABLE page_reads (at_s int, tab text, reads bigint)"
-load_workload "$N" "$SEED" "$NQ"
+# a slice of NQ queries for every sample (see time_pair)
+load_workload "$N" "$SEED" "$((NQ * (T / S + 8)))"
 sql -c "SELECT setval('crawl_id_seq', $N)" -c "VACUUM ANALYZE crawl" -c "CHECKPOINT" >/dev/null
 
-# p50/p99 of one query set over every query, in the server (clock_timestamp around EXECUTE), on
-# the growing table and on crawl_ref (prefix ref_): the N first rows with a fresh index that no
-# writer touches. Each query runs on both, one right after the other, the first of them in turns:
-# a moment of the shared machine's noise (tens of milliseconds) then slows both, not one set, and
-# the ratio of the two is what the index's state costs under the same load.
+# p50/p99 of one query set over one slice of the queries, in the server (clock_timestamp around
+# EXECUTE), on the growing table and on a reference table (p_ref; the ref_ columns): each query
+# runs on both, one right after the other, the first of them in turns, so that a moment of the
+# shared machine's noise (tens of milliseconds) slows both, not one set, and the ratio of the two
+# is what the index's state costs under the same load. Every sample takes a slice of queries no
+# sample took before, as a crawler checks new pages: the same queries again would find the
+# reference's pages for them hot (usage counts, the backend's recent buffers) and the growing
+# index's, rewritten by a merge meanwhile, cold.
 sql <<'EOF'
-CREATE FUNCTION time_pair(p_sql text, p_k int, OUT p50_ms float8, OUT p99_ms float8,
+CREATE FUNCTION time_pair(p_sql text, p_k int, p_ref text, p_slice int, OUT p50_ms float8, OUT p99_ms float8,
                           OUT ref_p50_ms float8, OUT ref_p99_ms float8) LANGUAGE plpgsql AS $$
-DECLARE q record; t0 timestamptz; ms float8[] := '{}'; ref_ms float8[] := '{}'; ids bigint[];
-        ref_sql text := replace(p_sql, '%s', 'crawl_ref'); sql text := replace(p_sql, '%s', 'crawl');
+DECLARE q record; t0 timestamptz; ms float8[] := '{}'; ref_ms float8[] := '{}'; ids bigint[]; on_ref bool;
+        nq int := current_setting('ingest.nq')::int;
 BEGIN
-    FOR q IN SELECT qid, h FROM queries ORDER BY qid LOOP
+    FOR q IN SELECT qid, h FROM queries WHERE qid > (p_slice - 1) * nq AND qid <= p_slice * nq ORDER BY qid LOOP
         FOR side IN 0..1 LOOP
+            on_ref := (side + q.qid) % 2 = 1;
             t0 := clock_timestamp();
-            IF (side + q.qid) % 2 = 0 THEN
-                EXECUTE 'SELECT array_agg(id) FROM (' || sql || ') s' INTO ids USING q.h, p_k;
-                ms := ms || extract(epoch FROM clock_timestamp() - t0) * 1000;
-            ELSE
-                EXECUTE 'SELECT array_agg(id) FROM (' || ref_sql || ') s' INTO ids USING q.h, p_k;
+            EXECUTE format('SELECT array_agg(id) FROM (' || p_sql || ') s', CASE WHEN on_ref THEN p_ref ELSE 'crawl' END)
+                INTO ids USING q.h, p_k;
+            IF on_ref THEN
                 ref_ms := ref_ms || extract(epoch FROM clock_timestamp() - t0) * 1000;
+            ELSE
+                ms := ms || extract(epoch FROM clock_timestamp() - t0) * 1000;
             END IF;
         END LOOP;
     END LOOP;
@@ -81,25 +86,28 @@ BEGIN
     SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x), percentile_cont(0.99) WITHIN GROUP (ORDER BY x)
     INTO ref_p50_ms, ref_p99_ms FROM unnest(ref_ms) x;
 END $$;
--- Every query set of a sample, and the index pages they found outside shared buffers, for each
--- index (this transaction's fetches less its hits): the part of a slowdown that is the index's
--- pages evicted, not its shape.
-CREATE FUNCTION sample(p_at int) RETURNS void LANGUAGE plpgsql AS $$
-DECLARE reads0 bigint[]; t record;
+-- The pages of the growing index and of the reference's that this transaction found outside shared
+-- buffers so far (fetches less hits): the part of a slowdown that is pages evicted, not shape.
+CREATE FUNCTION index_reads(p_ref text) RETURNS TABLE (tab text, reads bigint) LANGUAGE sql AS $$
+    SELECT t, pg_stat_get_xact_blocks_fetched((t || '_mih')::regclass) - pg_stat_get_xact_blocks_hit((t || '_mih')::regclass)
+    FROM unnest(ARRAY['crawl', p_ref]) t
+$$;
+-- Every query set of a sample, on slice p_slice of the queries, against p_ref.
+CREATE FUNCTION sample(p_at int, p_ref text, p_slice int) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE t record; reads0 bigint[];
         sets text[] := ARRAY['radius_3', 'radius_5', 'radius_8', 'knn_10'];
-        sqls text[] := ARRAY['SELECT id FROM %s WHERE hamming(sh, $1) <= 3', 'SELECT id FROM %s WHERE hamming(sh, $1) <= 5',
-                             'SELECT id FROM %s WHERE hamming(sh, $1) <= 8', 'SELECT id FROM %s ORDER BY sh <-> $1 LIMIT 10'];
+        sqls text[] := ARRAY['SELECT id FROM %I WHERE hamming(sh, $1) <= 3', 'SELECT id FROM %I WHERE hamming(sh, $1) <= 5',
+                             'SELECT id FROM %I WHERE hamming(sh, $1) <= 8', 'SELECT id FROM %I ORDER BY sh <-> $1 LIMIT 10'];
         ks int[] := ARRAY[3, 5, 8, 10];
 BEGIN
-    SELECT array_agg(pg_stat_get_xact_blocks_fetched(i) - pg_stat_get_xact_blocks_hit(i) ORDER BY n) INTO reads0
-    FROM unnest(ARRAY['crawl_mih', 'crawl_ref_mih']::regclass[]) WITH ORDINALITY u(i, n);
+    SELECT array_agg(reads ORDER BY tab <> 'crawl') INTO reads0 FROM index_reads(p_ref);
     FOR s IN 1..array_length(sets, 1) LOOP
-        t := time_pair(sqls[s], ks[s]);
+        t := time_pair(sqls[s], ks[s], p_ref, p_slice);
         INSERT INTO samples VALUES (p_at, sets[s], t.p50_ms, t.p99_ms), (p_at, 'ref_' || sets[s], t.ref_p50_ms, t.ref_p99_ms);
     END LOOP;
-    INSERT INTO page_reads SELECT p_at, replace(i::text, '_mih', ''),
-        pg_stat_get_xact_blocks_fetched(i) - pg_stat_get_xact_blocks_hit(i) - reads0[n]
-    FROM unnest(ARRAY['crawl_mih', 'crawl_ref_mih']::regclass[]) WITH ORDINALITY u(i, n);
+    INSERT INTO page_reads SELECT p_at, CASE WHEN tab = 'crawl' THEN tab ELSE 'ref' END,
+        reads - reads0[CASE WHEN tab = 'crawl' THEN 1 ELSE 2 END]
+    FROM index_reads(p_ref);
 END $$;
 CREATE FUNCTION p50(p_at int, p_set text) RETURNS numeric LANGUAGE sql AS $$
     SELECT round(p50_ms::numeric, 3) FROM samples WHERE at_s = p_at AND query_set = p_set
@@ -129,13 +137,17 @@ BEGIN
 END $$;
 EOF
 
-# The sampling session, for the whole run (see the top). sample_at AT times every query set in it;
-# warm_sample_at AT times them twice and keeps the second: the fresh indexes that the samples are
-# divided by, as a session that has been querying them sees them.
+# The sampling session, for the whole run (see the top). sample_at AT [REF] times every query set in
+# it against REF (default crawl_ref), each sample on the next slice of the queries; warm_sample_at
+# times them twice and keeps the second: fresh indexes as a session that has been querying them
+# sees them.
 coproc SAMPLER { sql -f - 2>&1; }
+printf 'SET ingest.nq = %s;\n' "$NQ" >&"${SAMPLER[1]}"
+slice=0
 sample_at() {
     local out
-    printf 'SELECT sample(%s);\n\\echo sampled\n' "$1" >&"${SAMPLER[1]}"
+    slice=$((slice + 1))
+    printf 'SELECT sample(%s, %s, %s);\n\\echo sampled\n' "$1" "'${2:-crawl_ref}'" "$slice" >&"${SAMPLER[1]}"
     while read -r out <&"${SAMPLER[0]}"; do
         [ "$out" = sampled ] && return 0
         [ -n "$out" ] && echo "$out" >&2
@@ -144,9 +156,9 @@ sample_at() {
     return 1
 }
 warm_sample_at() {
-    sample_at "$1"
+    sample_at "$@"
     sql -c "DELETE FROM samples WHERE at_s = $1" -c "DELETE FROM page_reads WHERE at_s = $1"
-    sample_at "$1"
+    sample_at "$@"
 }
 
 cat >"$work/insert.sql" <<'EOF'
@@ -201,7 +213,7 @@ line() {
         p50($1, 'knn_10'), (SELECT round(p99_ms::numeric, 3) FROM samples WHERE at_s = $1 AND query_set = 'knn_10'),
         p50($1, 'ref_radius_3'), p50($1, 'ref_radius_5'), p50($1, 'ref_radius_8'), p50($1, 'ref_knn_10'),
         (SELECT reads FROM page_reads WHERE at_s = $1 AND tab = 'crawl'),
-        (SELECT reads FROM page_reads WHERE at_s = $1 AND tab = 'crawl_ref'))
+        (SELECT reads FROM page_reads WHERE at_s = $1 AND tab = 'ref'))
         FROM index_state() st"
     prev_at=$1
     prev_rows=$rows
@@ -223,16 +235,15 @@ state=$(sql -F' ' -c "SELECT inserted, written FROM index_state()")
 size1=$(sql -c "SELECT pg_relation_size('crawl_mih')")
 last=$at
 
-# The grown index again once every page of it is in shared buffers: what is left of its slowdown
-# is its shape (runs, pending rows), not its pages evicted meanwhile.
-log "the grown index, prewarmed"
-sql -c "SELECT pg_prewarm('crawl_mih')" >/dev/null
-warm_sample_at -2
-
-log "REINDEX of the same rows"
-sql -c "REINDEX INDEX crawl_mih" -c "SELECT pg_prewarm('crawl_mih')" >/dev/null
-warm_sample_at -1
-size2=$(sql -c "SELECT pg_relation_size('crawl_mih')")
+# The grown index against a fresh index of the same rows (a copy of the table), both prewarmed and
+# timed in turns, writers stopped: what is left of the slowdown is the grown index's shape (runs,
+# pending rows), neither the writers' load nor pages evicted meanwhile.
+log "a fresh index of the same rows, in a copy of the table"
+sql -c "CREATE TABLE crawl_copy AS SELECT * FROM crawl" \
+    -c "CREATE INDEX crawl_copy_mih ON crawl_copy USING simhash_mih (sh) $INDEX_WITH" -c "VACUUM ANALYZE crawl_copy" \
+    -c "SELECT pg_prewarm('crawl_mih'), pg_prewarm('crawl'), pg_prewarm('crawl_copy_mih'), pg_prewarm('crawl_copy')" >/dev/null
+warm_sample_at -1 crawl_copy
+size2=$(sql -c "SELECT pg_relation_size('crawl_copy_mih')")
 
 echo
 echo "N = $N, $W writers ${RATE:+at $RATE inserts/s }for $T s, $NQ queries a set; $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n1)"
@@ -241,27 +252,22 @@ echo "inserts/s: $base_tps without the index, $idx_tps with it ($(echo "scale=2;
 read -r inserted written <<<"$state"
 [ -n "$inserted" ] && [ "$inserted" != 0 ] &&
     echo "write amplification (rows written into runs / rows inserted): $written / $inserted = $(echo "scale=2; $written / $inserted" | bc)"
-echo "index size at the end: $((size1 / 1048576)) MB; after REINDEX of the same rows: $((size2 / 1048576)) MB ($(echo "scale=2; $size1 / $size2" | bc)x)"
+echo "index size at the end: $((size1 / 1048576)) MB; a fresh index of the same rows: $((size2 / 1048576)) MB ($(echo "scale=2; $size1 / $size2" | bc)x)"
 echo
-echo "| query set | p50 ms fresh (start) | p50 ms at the end | same, the index prewarmed | p50 ms after REINDEX | end / REINDEX | prewarmed / REINDEX |"
+echo "Each sample's p50 on the growing index / on the fresh reference, timed in turns (the writers' load divides out):"
+echo
+echo "| query set | median sample | worst sample | samples within 1.3x | within 2x or +0.15 ms | fresh at the start / reference | grown, writers stopped, prewarmed / fresh of the same rows |"
 echo "|---|---|---|---|---|---|---|"
-sql -c "SELECT format('| %s | %s | %s | %s | %s | %sx | %sx |', a.query_set, round(a.p50_ms::numeric, 3), round(e.p50_ms::numeric, 3),
-               round(w.p50_ms::numeric, 3), round(r.p50_ms::numeric, 3), round((e.p50_ms / nullif(r.p50_ms, 0))::numeric, 2),
-               round((w.p50_ms / nullif(r.p50_ms, 0))::numeric, 2))
-        FROM samples a JOIN samples e USING (query_set) JOIN samples w USING (query_set) JOIN samples r USING (query_set)
-        WHERE a.at_s = 0 AND e.at_s = $last AND w.at_s = -2 AND r.at_s = -1 ORDER BY 1"
-echo "index pages read from outside shared buffers by the query sets at the end: $(sql -c "SELECT reads FROM page_reads WHERE at_s = $last AND tab = 'crawl'"); prewarmed: $(sql -c "SELECT reads FROM page_reads WHERE at_s = -2 AND tab = 'crawl'"); after REINDEX: $(sql -c "SELECT reads FROM page_reads WHERE at_s = -1 AND tab = 'crawl'")"
-echo
-echo "worst sample p50 / REINDEX p50 while writing:"
-sql -c "SELECT format('%s: %sx (at %s s)', s.query_set, round((s.p50_ms / r.p50_ms)::numeric, 2), s.at_s)
-        FROM (SELECT DISTINCT ON (query_set) * FROM samples WHERE at_s > 0 ORDER BY query_set, p50_ms DESC) s
-        JOIN samples r ON r.query_set = s.query_set AND r.at_s = -1 ORDER BY 1"
-echo
-echo "worst sample while writing, its ratio to REINDEX divided by the fresh reference index's slowdown under the same load at that moment:"
-sql -c "SELECT format('%s: %sx (at %s s)', query_set, round(f::numeric, 2), at_s) FROM (
-            SELECT DISTINCT ON (s.query_set) s.query_set, s.at_s, (s.p50_ms / r.p50_ms) / (rs.p50_ms / rr.p50_ms) AS f
-            FROM samples s
-            JOIN samples r ON r.query_set = s.query_set AND r.at_s = -1
-            JOIN samples rs ON rs.query_set = 'ref_' || s.query_set AND rs.at_s = s.at_s
-            JOIN samples rr ON rr.query_set = rs.query_set AND rr.at_s = -1
-            WHERE s.at_s > 0 ORDER BY s.query_set, f DESC) w ORDER BY 1"
+sql -c "WITH r AS (SELECT g.at_s, g.query_set, g.p50_ms AS g, f.p50_ms AS f, g.p50_ms / nullif(f.p50_ms, 0) AS x
+                   FROM samples g JOIN samples f ON f.at_s = g.at_s AND f.query_set = 'ref_' || g.query_set)
+        SELECT format('| %s | %sx | %sx (at %s s) | %s of %s | %s | %sx | %sx |', query_set,
+               round((percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FILTER (WHERE at_s > 0))::numeric, 2),
+               round(max(x) FILTER (WHERE at_s > 0)::numeric, 2),
+               (array_agg(at_s ORDER BY x DESC) FILTER (WHERE at_s > 0))[1],
+               count(*) FILTER (WHERE at_s > 0 AND x <= 1.3), count(*) FILTER (WHERE at_s > 0),
+               count(*) FILTER (WHERE at_s > 0 AND g <= greatest(2 * f, f + 0.15)),
+               round(max(x) FILTER (WHERE at_s = 0)::numeric, 2), round(max(x) FILTER (WHERE at_s = -1)::numeric, 2))
+        FROM r GROUP BY query_set ORDER BY query_set"
+sql -c "SELECT format('index pages read from outside shared buffers by the query sets: growing index %s at the last sample (%s s), %s prewarmed; fresh copy %s',
+               sum(reads) FILTER (WHERE at_s = $last AND tab = 'crawl'), $last, sum(reads) FILTER (WHERE at_s = -1 AND tab = 'crawl'),
+               sum(reads) FILTER (WHERE at_s = -1 AND tab = 'ref')) FROM page_reads"
