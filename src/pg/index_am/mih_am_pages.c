@@ -11,12 +11,48 @@
 #include "storage/lmgr.h"
 #include "utils/memutils.h"
 
+/*
+ * What a backend keeps of an index in rd_amcache, dropped with it (a relcache invalidation: a
+ * REINDEX or TRUNCATE gives the index a new file): the directories of the runs it has read, and the
+ * index's size when last looked up.
+ */
+typedef struct MihDirCache
+{
+	int			n;
+	MihDirectory *dirs[MIH_MAX_RUNS];
+	BlockNumber nblocks;
+} MihDirCache;
+
+static MihDirCache *
+dir_cache(Relation index)
+{
+	if (index->rd_amcache == NULL)
+		index->rd_amcache = MemoryContextAllocZero(index->rd_indexcxt, sizeof(MihDirCache));
+	return (MihDirCache *) index->rd_amcache;
+}
+
+/*
+ * A walk starts from the size this backend last saw: the index never shrinks (no page of it is
+ * ever truncated), so a block below that size is inside it, and only a block beyond it costs a
+ * look-up (a system call). A scan starts a walk for every run and chain it reads.
+ */
 void
 mih_walk_start(MihWalk *walk, Relation index)
 {
 	walk->index = index;
-	walk->nblocks = 0;
+	walk->nblocks = dir_cache(index)->nblocks;
 	walk->steps = 0;
+}
+
+/* The index's size now, remembered for the walks that start later. */
+static BlockNumber
+walk_size(MihWalk *walk)
+{
+	MihDirCache *cache = dir_cache(walk->index);
+
+	walk->nblocks = RelationGetNumberOfBlocks(walk->index);
+	cache->nblocks = Max(cache->nblocks, walk->nblocks);
+	return walk->nblocks;
 }
 
 /* Checks that blkno can be a data page of the index, before anything reads it. */
@@ -29,8 +65,7 @@ mih_check_link(MihWalk *walk, BlockNumber blkno)
 	if (blkno >= walk->nblocks)
 	{
 		/* The index may have grown since the size was looked up. */
-		walk->nblocks = RelationGetNumberOfBlocks(walk->index);
-		if (blkno >= walk->nblocks)
+		if (blkno >= walk_size(walk))
 			mih_corrupt(walk->index, blkno, "a link points past the end of the index (%u blocks)",
 						walk->nblocks);
 	}
@@ -43,8 +78,7 @@ mih_walk_step(MihWalk *walk, BlockNumber blkno)
 	mih_check_link(walk, blkno);
 	if (++walk->steps > walk->nblocks)
 	{
-		walk->nblocks = RelationGetNumberOfBlocks(walk->index);
-		if (walk->steps > walk->nblocks)
+		if (walk->steps > walk_size(walk))
 			mih_corrupt(walk->index, blkno, "a chain of pages visits more pages than the index has (a cycle)");
 	}
 }
@@ -456,13 +490,6 @@ mih_begin_meta_change(Relation index, Buffer buffer, GenericXLogState *state)
 	return MihPageGetMeta(page);
 }
 
-/* The directories of the runs a backend has read, kept in rd_amcache. */
-typedef struct MihDirCache
-{
-	int			n;
-	MihDirectory *dirs[MIH_MAX_RUNS];
-} MihDirCache;
-
 static void
 free_directory(MihDirectory *dir)
 {
@@ -546,15 +573,10 @@ read_directory(Relation index, const MihMeta *meta, const MihRun *run, bool *rec
 const MihDirectory *
 mih_directory(Relation index, const MihMeta *meta, const MihRun *run, bool *stale)
 {
-	MihDirCache *cache = (MihDirCache *) index->rd_amcache;
+	MihDirCache *cache = dir_cache(index);
 	MihDirectory *dir;
 	int			kept = 0;
 
-	if (cache == NULL)
-	{
-		cache = MemoryContextAllocZero(index->rd_indexcxt, sizeof(MihDirCache));
-		index->rd_amcache = cache;
-	}
 	for (int i = 0; i < cache->n; i++)
 		if (cache->dirs[i]->build_id == run->build_id && cache->dirs[i]->ntables == meta->ntables)
 			return cache->dirs[i];
