@@ -521,9 +521,10 @@ static MihDirectory *
 read_directory(Relation index, const MihMeta *meta, const MihRun *run, bool *recycled)
 {
 	MihDirectory *dir;
+	BlockNumber nblocks = RelationGetNumberOfBlocks(index);
 
 	for (int j = 0; j < meta->ntables; j++)
-		if (run->table_pages[j] >= RelationGetNumberOfBlocks(index))
+		if (run->table_pages[j] >= nblocks)
 			mih_corrupt(index, MIH_META_BLKNO, "table %d has %u pages, more than the index", j,
 						run->table_pages[j]);
 	dir = MemoryContextAllocZero(index->rd_indexcxt, sizeof(MihDirectory));
