@@ -94,20 +94,19 @@ CREATE FUNCTION index_reads(p_ref text) RETURNS TABLE (tab text, reads bigint) L
 $$;
 -- Every query set of a sample, on slice p_slice of the queries, against p_ref.
 CREATE FUNCTION sample(p_at int, p_ref text, p_slice int) RETURNS void LANGUAGE plpgsql AS $$
-DECLARE t record; reads0 bigint[];
+DECLARE t record;
         sets text[] := ARRAY['radius_3', 'radius_5', 'radius_8', 'knn_10'];
         sqls text[] := ARRAY['SELECT id FROM %I WHERE hamming(sh, $1) <= 3', 'SELECT id FROM %I WHERE hamming(sh, $1) <= 5',
                              'SELECT id FROM %I WHERE hamming(sh, $1) <= 8', 'SELECT id FROM %I ORDER BY sh <-> $1 LIMIT 10'];
         ks int[] := ARRAY[3, 5, 8, 10];
 BEGIN
-    SELECT array_agg(reads ORDER BY tab <> 'crawl') INTO reads0 FROM index_reads(p_ref);
+    CREATE TEMP TABLE reads_before ON COMMIT DROP AS SELECT * FROM index_reads(p_ref);
     FOR s IN 1..array_length(sets, 1) LOOP
         t := time_pair(sqls[s], ks[s], p_ref, p_slice);
         INSERT INTO samples VALUES (p_at, sets[s], t.p50_ms, t.p99_ms), (p_at, 'ref_' || sets[s], t.ref_p50_ms, t.ref_p99_ms);
     END LOOP;
-    INSERT INTO page_reads SELECT p_at, CASE WHEN tab = 'crawl' THEN tab ELSE 'ref' END,
-        reads - reads0[CASE WHEN tab = 'crawl' THEN 1 ELSE 2 END]
-    FROM index_reads(p_ref);
+    INSERT INTO page_reads SELECT p_at, CASE WHEN tab = 'crawl' THEN tab ELSE 'ref' END, now.reads - before.reads
+    FROM index_reads(p_ref) now JOIN reads_before before USING (tab);
 END $$;
 CREATE FUNCTION p50(p_at int, p_set text) RETURNS numeric LANGUAGE sql AS $$
     SELECT round(p50_ms::numeric, 3) FROM samples WHERE at_s = p_at AND query_set = p_set
