@@ -169,11 +169,12 @@ SELECT runs > 1 AS several_runs, sorted_rows FROM simhash_mih_state('rt_mih');
 SELECT simhash_mih_merge('rt_mih') AS merged_rows;
 SELECT runs, pages - free_pages AS pages_in_use FROM simhash_mih_state('rt_mih'), simhash_mih_check('rt_mih');
 
--- Small runs merge by size tiers, and an inserter merges up to twice the rows of a big run (64
--- limits: 297,984 rows at a limit of 4,656): the index's first run (100,000 rows) shares tier 2
--- (74,496 to 297,983 rows) with the runs that 16 flushes each make (a flush takes the limit's 8
--- full pages and the row that started the ninth), and when three of those are there the four runs
--- merge into one big run of 323,536 rows, at once, not at the next VACUUM.
+-- Small runs merge by size tiers: an inserter merges the smallest tier (four flushes' runs), the
+-- background worker that it starts the others, without a VACUUM. The index's first run (100,000
+-- rows) shares tier 2 (74,496 to 297,983 rows at a limit of 4,656) with the runs that 16 flushes
+-- each make (a flush takes the limit's 8 full pages and the row that started the ninth), and when
+-- three of those are there the four runs merge into one big run of 323,536 rows (64 limits: 297,984
+-- rows or more).
 CREATE TABLE rb (id int, sh simhash) WITH (autovacuum_enabled = off);
 INSERT INTO rb SELECT i, ('x' || substr(md5('b' || i), 1, 16))::bit(64)::simhash FROM generate_series(1, 100000) i;
 CREATE INDEX rb_mih ON rb USING simhash_mih (sh) WITH (pending_limit = 64);
@@ -182,6 +183,17 @@ BEGIN
     FOR b IN 1..300 LOOP
         INSERT INTO rb SELECT 100000 + b * 1000 + i, ('x' || substr(md5('b' || b || '/' || i), 1, 16))::bit(64)::simhash
         FROM generate_series(1, 1000) i;
+    END LOOP;
+END $$;
+-- Until the worker is done: no tier above the smallest has four runs, and no worker runs.
+DO $$
+BEGIN
+    FOR i IN 1..600 LOOP
+        EXIT WHEN NOT EXISTS (SELECT FROM pg_stat_activity WHERE backend_type = 'simhash_mih merge')
+            AND NOT EXISTS (SELECT FROM simhash_mih_runs('rb_mih') WHERE tier BETWEEN 1 AND 2
+                            GROUP BY tier HAVING count(*) >= 4);
+        PERFORM pg_sleep(0.1);
+        PERFORM pg_stat_clear_snapshot();
     END LOOP;
 END $$;
 SELECT tier, rows FROM simhash_mih_runs('rb_mih') ORDER BY rows DESC;

@@ -1,6 +1,7 @@
 # Big runs of a simhash_mih index are merged by a background worker that inserters start, without
-# a VACUUM, while inserts and checked scans go on, and so are the other runs into a base run once
-# they hold a sixteenth of its rows (small merges go on beside: they leave the runs the worker
+# a VACUUM, while inserts and checked scans go on, and so are the small runs above the smallest
+# tier (an inserter merges only that tier: it must not stall) and the other runs into a base run
+# once they hold a sixteenth of its rows (small merges go on beside: they leave the runs the worker
 # marked); a temporary index's inserter merges big runs itself;
 # with no worker slot free, VACUUM merges them. The worker's, VACUUM's and simhash_mih_merge's
 # merges show in pg_stat_progress_vacuum and simhash_mih_merge_progress while they run.
@@ -146,6 +147,8 @@ fill(1_350_000);
 settle();
 });
 is(seen_merges('simhash_mih merge'), 't', "the worker's merge showed in pg_stat_progress_vacuum and simhash_mih_merge_progress");
+ok($node->safe_psql('postgres', q{SELECT count(*) > 0 FROM seen WHERE backend_type = 'simhash_mih merge' AND rows_total < 297984}) eq 't',
+    'the worker merged small runs too');
 is($node->safe_psql('postgres', 'SELECT count(*) FROM simhash_mih_merge_progress'), '0', 'and left them when it ended');
 is($node->safe_psql('postgres', $big), '3', 'the worker keeps 3 big runs, without a VACUUM');
 ok($node->safe_psql('postgres', q{SELECT max(rows) >= 2 * 297984 FROM simhash_mih_runs('t_mih')}) eq 't',
@@ -172,10 +175,11 @@ is($temp, '3 true', 'a temporary index keeps 3 big runs: its inserter merged two
 unlike(slurp_file($node->logfile), qr/temporary tables of other sessions|background worker "simhash_mih merge".*exited with exit code 1/,
     'no merge worker failed');
 
-# No worker slot: a fourth big run waits for VACUUM.
+# No worker slot: a fourth big run waits for VACUUM. The inserters merge the runs above the
+# smallest tier only once they take half the run slots, so 700k rows make one.
 $node->safe_psql('postgres', 'ALTER SYSTEM SET max_worker_processes = 0');
 $node->restart;
-fill(1_700_000);
+fill(2_050_000);
 ok($node->safe_psql('postgres', $big) > 3, 'without a worker slot, big runs wait');
 watch_merges(sub { $node->safe_psql('postgres', 'VACUUM t'); });
 is(seen_merges('client backend'), 't', "VACUUM's merge showed in simhash_mih_merge_progress");
@@ -183,6 +187,24 @@ ok($node->safe_psql('postgres', $big) <= 3, 'VACUUM merges them');
 is($node->safe_psql('postgres', 'SELECT mismatches(12)'), '0', 'the index still answers like a sequential scan');
 is($node->safe_psql('postgres', q{SELECT live_sorted_rows + pending_rows = (SELECT count(*) FROM t) FROM simhash_mih_check('t_mih')}),
     't', 'and passes simhash_mih_check');
+
+# An inserter merges only the smallest tier: 17 flushes of 4,656 rows make four runs of tier 1,
+# which it leaves for the worker (none here) or VACUUM.
+my $tiers = q{SELECT string_agg(tier || ':' || n, ' ' ORDER BY tier) FROM
+              (SELECT tier, count(*) n FROM simhash_mih_runs('t2_mih') GROUP BY tier) s};
+$node->safe_psql('postgres', q{
+    CREATE TABLE t2 (id bigserial, sh simhash);
+    CREATE INDEX t2_mih ON t2 USING simhash_mih (sh) WITH (pending_limit = 64);
+    DO $$
+    BEGIN
+        FOR b IN 1 .. 80 LOOP
+            INSERT INTO t2 (sh) SELECT ('x' || substr(md5(random()::text), 1, 16))::bit(64)::simhash
+            FROM generate_series(1, 1000);
+        END LOOP;
+    END $$;});
+is($node->safe_psql('postgres', $tiers), '0:1 1:4', "the inserters merged tier 0 only, leaving tier 1's four runs");
+$node->safe_psql('postgres', 'VACUUM t2');
+like($node->safe_psql('postgres', $tiers), qr/^(0:\d )?2:1$/, 'VACUUM merges them');
 
 # A merge of every run shows the same way.
 watch_merges(sub { $node->safe_psql('postgres', q{SELECT simhash_mih_merge('t_mih')}); });
@@ -194,6 +216,24 @@ is($node->safe_psql('postgres', q{SELECT count(*) FROM simhash_mih_runs('t_mih')
 # does it, waiting out the inserters' small merges, while inserts and checked scans go on.
 $node->safe_psql('postgres', 'ALTER SYSTEM RESET max_worker_processes');
 $node->restart;
+# With a worker slot, the worker merges tier 1's four runs that the inserters leave.
+$node->safe_psql('postgres', q{
+    TRUNCATE t2;
+    DO $$
+    BEGIN
+        FOR b IN 1 .. 80 LOOP
+            INSERT INTO t2 (sh) SELECT ('x' || substr(md5(random()::text), 1, 16))::bit(64)::simhash
+            FROM generate_series(1, 1000);
+        END LOOP;
+    END $$;});
+for (1 .. 600)
+{
+    last if $node->safe_psql('postgres', $worker_active) eq '0' && $node->safe_psql('postgres', $tiers) =~ /2:1$/;
+    usleep(100_000);
+}
+is($node->safe_psql('postgres', $tiers), '0:1 2:1', 'the worker merges the runs of tier 1 that the inserters leave');
+is($node->safe_psql('postgres', q{SELECT live_sorted_rows + pending_rows = (SELECT count(*) FROM t2) FROM simhash_mih_check('t2_mih')}),
+    't', 'into a run that passes simhash_mih_check');
 my $base = $node->safe_psql('postgres', q{SELECT max(rows) FROM simhash_mih_runs('t_mih')});
 cmp_ok($base, '>=', 4 * 297984, "that run has four big runs' rows: it is the index's base");
 my $vacuums = q{SELECT vacuum_count + autovacuum_count FROM pg_stat_all_tables WHERE relname = 't'};

@@ -25,26 +25,26 @@
  * small share, for at most about base_share more rewrites of each row over the index's life (one
  * level over the base, as an LSM tree's leveled compaction) and room for a second copy of the base
  * in the index's file (the new base is written before the old one's pages are free). The inserter
- * that flushes does the small merges (at most about 1.2M rows, under a second); big ones and merges
- * into the base it hands to a background worker (mih_am_worker.c), which runs them while flushes,
- * scans, inserts and small merges go on (a merge into the base takes small runs too: the worker
- * waits out an inserter's small merge and marks the runs it takes in the meta page; small merges
- * leave marked runs and merge the ones flushed meanwhile).
+ * that flushes merges the smallest tier (INSERTER_TIERS: tens of milliseconds); the other small
+ * merges, big ones and merges into the base it hands to a background worker (mih_am_worker.c),
+ * which runs them while flushes, scans, inserts and small merges go on (a merge into the base
+ * takes small runs too: the worker waits out an inserter's small merge and marks the runs it takes
+ * in the meta page; small merges leave marked runs and merge the ones flushed meanwhile).
  * VACUUM does every merge due, and simhash_mih_merge merges every run into one. The rows written
  * by flushes and merges over the rows inserted are the write amplification (simhash_mih_state).
  *
  * Locks. Heavyweight locks on tags of the index (page locks, as ginInsertCleanup's on GIN's meta
  * page; they name no real page): LOCK_PENDING is held by a flush and by VACUUM while it cleans the
- * pending and sealed chains; LOCK_RUNS by a merge of small runs, LOCK_BIG by a merge of big runs,
- * and both by VACUUM while it cleans the runs and by a merge of every run (the worker's into the
- * base only while it marks the runs it takes). The two kinds of merge choose disjoint runs (by
- * size, or marked and not), so they may run at once: each installs its run by removing just the
- * runs it chose. No flush or merge can copy a row VACUUM is removing (a heap
- * tid it removed may be reused at once), and VACUUM cleans every row once: the pending rows before
- * they can become a run, the runs after. A merge of every run that changes the tables' shape
- * (another table count, or the compact option changed) also holds LOCK_PENDING throughout, so that
- * no flush adds a run of the old shape meanwhile: inserters wait for it once the pending rows reach
- * twice the limit. A fourth lock, LOCK_RECYCLE, is held while old pages are recycled (below): only
+ * pending and sealed chains; LOCK_RUNS by a merge of small runs (an inserter's or the worker's) and
+ * by the worker's merge into the base while it marks the runs it takes; LOCK_BIG by the worker
+ * throughout; both by VACUUM while it cleans the runs and by a merge of every run. A merge of big
+ * runs or into the base and one of small runs choose disjoint runs (by size, or marked and not),
+ * so they may run at once: each installs its run by removing just the runs it chose. No flush or
+ * merge can copy a row VACUUM is removing (a heap tid it removed may be reused at once), and
+ * VACUUM cleans every row once: the pending rows before they can become a run, the runs after. A
+ * merge of every run that changes the tables' shape (another table count, or the compact option
+ * changed) also holds LOCK_PENDING throughout, so that no flush adds a run of the old shape
+ * meanwhile: inserters wait for it once the pending rows reach twice the limit. A fourth lock, LOCK_RECYCLE, is held while old pages are recycled (below): only
  * one backend may wait for the meta page's pins at a time. The order is LOCK_BIG, LOCK_RUNS,
  * LOCK_PENDING, LOCK_RECYCLE; a flush releases LOCK_PENDING before it recycles, so a long scan that
  * delays the recycling delays that one inserter, not the others' flushes.
@@ -74,12 +74,14 @@
 #define LOCK_BIG		3
 
 /*
- * An inserter's merge of small runs writes at most twice the rows of a big run (up to 2.4M rows
- * by default: about 1.4 s on the development machine; the usual one, four runs of 300k rows once
- * every 1.2M inserts, takes 0.7 s). Four runs of tier 2 may exceed one big run's rows a little:
- * refusing those would leave them to VACUUM.
+ * The small tiers an inserter merges: tier 0 only, four flushed runs into one of about 75k rows by
+ * default (tens of milliseconds). Merging tier 1 (300k rows, a quarter of a second) or tier 2
+ * (1.2M rows, about a second under load) would stall that one writer, and a crawler that writes at
+ * a steady rate queues everything behind it: the worker merges those tiers. Unless runs pile up
+ * (half the run slots taken: no worker slot free, or the worker busy with a long merge into the
+ * base), then an inserter merges any small tier.
  */
-#define INSERTER_MERGE_BIGS	2
+#define INSERTER_TIERS	1
 
 void
 mih_lock_pending(Relation index)
@@ -536,11 +538,11 @@ choose_smallest(const MihMeta *meta, bool *chosen, uint64 limit, int lo, int hi,
 }
 
 /*
- * Small runs: the FANIN smallest of the lowest small tier that has FANIN runs, leaving those the
- * worker is merging into the base run.
+ * The lowest small tier from lo to below hi that has FANIN runs, leaving those the worker is
+ * merging into the base run; -1 if none has.
  */
-static uint64
-choose_small(const MihMeta *meta, bool *chosen, uint64 limit)
+static int
+full_tier(const MihMeta *meta, uint64 limit, int lo, int hi)
 {
 	int			count[MIH_BIG_TIER] = {0};
 
@@ -551,10 +553,41 @@ choose_small(const MihMeta *meta, bool *chosen, uint64 limit)
 		if (t < MIH_BIG_TIER && !meta->runs[r].merging)
 			count[t]++;
 	}
-	for (int t = 0; t < MIH_BIG_TIER; t++)
+	for (int t = lo; t < hi; t++)
 		if (count[t] >= MIH_MERGE_FANIN)
-			return choose_smallest(meta, chosen, limit, t, t, MIH_MERGE_FANIN);
-	return 0;
+			return t;
+	return -1;
+}
+
+/* Small runs: the FANIN smallest of the lowest small tier below tiers that has FANIN runs. */
+static uint64
+choose_small(const MihMeta *meta, bool *chosen, uint64 limit, int tiers)
+{
+	int			t = full_tier(meta, limit, 0, tiers);
+
+	return t < 0 ? 0 : choose_smallest(meta, chosen, limit, t, t, MIH_MERGE_FANIN);
+}
+
+/* Whether a merge of small runs is due that an inserter leaves to the worker (INSERTER_TIERS). */
+static bool
+worker_small_due(const MihMeta *meta, uint64 limit)
+{
+	return full_tier(meta, limit, INSERTER_TIERS, MIH_BIG_TIER) >= 0;
+}
+
+/*
+ * The small tiers a merge may take: an inserter's INSERTER_TIERS, or every one once runs pile up;
+ * the worker's every one while it holds LOCK_RUNS (runs_locked), none otherwise; VACUUM's and a
+ * merge of every run every one.
+ */
+static int
+small_tiers(MihMergeMode mode, const MihMeta *meta, bool runs_locked)
+{
+	if (mode == MIH_MERGE_INSERTER)
+		return meta->nruns < MIH_MAX_RUNS / 2 ? INSERTER_TIERS : MIH_BIG_TIER;
+	if (mode == MIH_MERGE_BIG)
+		return runs_locked ? MIH_BIG_TIER : 0;
+	return MIH_BIG_TIER;
 }
 
 static int
@@ -599,13 +632,13 @@ choose_big(const MihMeta *meta, bool *chosen, uint64 limit)
 /*
  * Chooses the runs to merge: every run (MIH_MERGE_ALL, if there are two or more; or, in
  * MIH_MERGE_DUE, if the table count or layout the options ask for changed or a merge into the base
- * run is due), else the small runs due (not in MIH_MERGE_BIG), else the big ones (not in
- * MIH_MERGE_INSERTER). Marks them in chosen[]; returns their rows, 0 if nothing is due. The
- * worker's merge into the base run is chosen by choose_base.
+ * run is due), else the small runs due in the tiers it may take (small_tiers), else the big ones
+ * (not in MIH_MERGE_INSERTER). Marks them in chosen[]; returns their rows, 0 if nothing is due.
+ * The worker's merge into the base run is chosen by choose_base.
  */
 static uint64
-choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, uint64 limit, bool *chosen,
-			bool *reshape)
+choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, bool runs_locked, uint64 limit,
+			bool *chosen, bool *reshape)
 {
 	uint64		total = mih_sorted_rows(meta);
 	uint64		rows = 0;
@@ -623,12 +656,7 @@ choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, uint64 limit
 			chosen[r] = true;
 		return Max(total, 1);
 	}
-	if (mode != MIH_MERGE_BIG)
-		rows = choose_small(meta, chosen, limit);
-	/* An inserter leaves bigger merges to VACUUM, unless runs pile up without one. */
-	if (mode == MIH_MERGE_INSERTER && rows > INSERTER_MERGE_BIGS * big_rows(limit) &&
-		meta->nruns < MIH_MAX_RUNS / 2)
-		return 0;
+	rows = choose_small(meta, chosen, limit, small_tiers(mode, meta, runs_locked));
 	if (rows == 0 && mode != MIH_MERGE_INSERTER)
 		rows = choose_big(meta, chosen, limit);
 	return rows;
@@ -719,7 +747,8 @@ mih_big_merge_due(Relation index)
 	uint64		limit = mih_pending_limit_rows(index);
 
 	mih_read_meta(index, &meta);
-	if (count_big(&meta, limit) <= MIH_BIG_RUNS && !base_merge_due(index, &meta, limit))
+	if (count_big(&meta, limit) <= MIH_BIG_RUNS && !base_merge_due(index, &meta, limit) &&
+		!worker_small_due(&meta, limit))
 		return false;
 	if (!ConditionalLockPage(index, LOCK_BIG, ExclusiveLock))
 		return false;
@@ -889,6 +918,7 @@ mih_merge(Relation index, MihMergeMode mode)
 		MihMeta		meta;
 		bool		chosen[MIH_MAX_RUNS];
 		bool		reshape = false;
+		bool		runs_locked = false;
 		uint64		rows;
 
 		CHECK_FOR_INTERRUPTS();
@@ -896,13 +926,25 @@ mih_merge(Relation index, MihMergeMode mode)
 		if (mode == MIH_MERGE_BIG && base_merge_due(index, &meta, limit))
 			rows = choose_base(index, &meta, chosen, limit);
 		else
-			rows = choose_runs(index, &meta, mode, limit, chosen, &reshape);
-		if (rows == 0)
-			break;
-		pgstat_progress_update_multi_param(4, params, values);
-		reported = true;
-		written += merge_chosen(index, &meta, chosen, reshape, rows);
-		if (mode == MIH_MERGE_ALL || reshape)
+		{
+			/* The worker's small merges take LOCK_RUNS, as an inserter's: they choose by tier. */
+			if (mode == MIH_MERGE_BIG && worker_small_due(&meta, limit))
+			{
+				LockPage(index, LOCK_RUNS, ExclusiveLock);
+				runs_locked = true;
+				mih_read_meta(index, &meta);
+			}
+			rows = choose_runs(index, &meta, mode, runs_locked, limit, chosen, &reshape);
+		}
+		if (rows > 0)
+		{
+			pgstat_progress_update_multi_param(4, params, values);
+			reported = true;
+			written += merge_chosen(index, &meta, chosen, reshape, rows);
+		}
+		if (runs_locked)
+			UnlockPage(index, LOCK_RUNS, ExclusiveLock);
+		if (rows == 0 || mode == MIH_MERGE_ALL || reshape)
 			break;
 	}
 	unlock_for_mode(index, mode);
