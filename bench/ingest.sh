@@ -16,8 +16,10 @@
 #
 # Environment: RATE (inserts/s for all writers together; unset: as fast as they can), NQ=200,
 # SEED=42, INDEX_WITH (e.g. "WITH (pending_limit = 1024)"), BASELINE_S (seconds of the no-index run,
-# default min(T, 60)), SIMHASH_PG_OPTS (the server's settings, default shared_buffers = 2GB, as the
-# fresh-index figures of doc/performance.md). Starts its own throwaway server (scripts/pgtmp.sh)
+# default min(T, 60)), SIMHASH_PG_OPTS (the server's settings, default shared_buffers = 4GB: twice
+# the 2 GB of the fresh-index figures of doc/performance.md, as the run holds two tables and indexes,
+# the growing one and the reference, and while a merge into the base runs two copies of the base;
+# with 2 GB, pages of both were evicted and read back in the samples). Starts its own throwaway server (scripts/pgtmp.sh)
 # with the extension the pg_config on PATH installed, synchronous_commit = off for the writers,
 # autovacuum on (default). Every query set is timed in one session that lives through the whole run,
 # as a pooled connection's does: a new backend pays for its first touch of each shared buffer (a
@@ -35,7 +37,7 @@ SEED=${SEED:-42}
 BASELINE_S=${BASELINE_S:-$((T < 60 ? T : 60))}
 INDEX_WITH=${INDEX_WITH:-}
 
-export SIMHASH_PG_OPTS=${SIMHASH_PG_OPTS:--c shared_buffers=2GB}
+export SIMHASH_PG_OPTS=${SIMHASH_PG_OPTS:--c shared_buffers=4GB}
 . "$here/lib.sh"
 chmod 755 "$work"
 cleanup() {
@@ -174,7 +176,13 @@ run_writers() {
     writers=$!
 }
 tps_of() { sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$work/$1.out" | tail -n1; }
-p99_of() { cat "$work/$1".* 2>/dev/null | awk '{print $3}' | sort -n | awk '{a[NR]=$1} END {if (NR) printf "%.2f", a[int(NR*0.99)]/1000; else print "-"}'; }
+# p99 of the logged transactions' latency in ms: $2 = from (the default) the time pgbench scheduled
+# the transaction (with RATE: what a writer at a steady rate sees, its queue behind a slow
+# transaction included), or "own": from when it started (less the schedule lag, field 7).
+p99_of() {
+    cat "$work/$1".* 2>/dev/null | awk -v own="${2:-}" '{print (own && NF >= 7) ? $3 - $7 : $3}' | sort -n |
+        awk '{a[NR]=$1} END {if (NR) printf "%.2f", a[int(NR*0.99)]/1000; else print "-"}'
+}
 
 log "writers without a simhash index: $W for $BASELINE_S s"
 run_writers "$BASELINE_S" noindex
@@ -238,8 +246,8 @@ last=$at
 # timed in turns, writers stopped: what is left of the slowdown is the grown index's shape (runs,
 # pending rows), neither the writers' load nor pages evicted meanwhile.
 # The reference goes first, and only the two indexes are prewarmed: the grown index's file is about
-# twice its live pages, and with both tables and the reference 2 GB of shared buffers would not
-# hold them.
+# twice its live pages, and 2 GB of shared buffers (SIMHASH_PG_OPTS) would not hold both tables and
+# the reference besides.
 log "a fresh index of the same rows, in a copy of the table"
 sql -c "DROP TABLE crawl_ref" -c "CREATE TABLE crawl_copy AS SELECT * FROM crawl" \
     -c "CREATE INDEX crawl_copy_mih ON crawl_copy USING simhash_mih (sh) $INDEX_WITH" -c "VACUUM ANALYZE crawl_copy" \
@@ -250,7 +258,7 @@ size2=$(sql -c "SELECT pg_relation_size('crawl_copy_mih')")
 echo
 echo "N = $N, $W writers ${RATE:+at $RATE inserts/s }for $T s, $NQ queries a set; $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n1)"
 echo "build of the N rows: $(printf '%.1f' "$build_s") s, $((size0 / 1048576)) MB"
-echo "inserts/s: $base_tps without the index, $idx_tps with it ($(echo "scale=2; $idx_tps / $base_tps" | bc)x); p99 insert latency ms: $(p99_of noindex) without, $(p99_of indexed) with"
+echo "inserts/s: $base_tps without the index, $idx_tps with it ($(echo "scale=2; $idx_tps / $base_tps" | bc)x); p99 insert latency ms: $(p99_of noindex) without, $(p99_of indexed) with${RATE:+ (from the schedule); of the transaction alone: $(p99_of noindex own) without, $(p99_of indexed own) with}"
 read -r inserted written <<<"$state"
 [ -n "$inserted" ] && [ "$inserted" != 0 ] &&
     echo "write amplification (rows written into runs / rows inserted): $written / $inserted = $(echo "scale=2; $written / $inserted" | bc)"
