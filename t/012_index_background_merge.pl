@@ -30,15 +30,16 @@ create_mismatches($node);
 my $big = q{SELECT count(*) FROM simhash_mih_runs('t_mih') WHERE tier >= 3};
 my $worker_active = q{SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'simhash_mih merge'};
 
-# Inserts in statements of 1,000 rows until the table has about $rows rows.
+# Inserts in statements of 1,000 rows until table $table (default t) has about $rows rows.
 sub fill
 {
-    my ($rows) = @_;
+    my ($rows, $table) = @_;
+    $table //= 't';
     $node->safe_psql('postgres', qq{
         DO \$\$
         BEGIN
-            FOR b IN 1 .. ($rows - (SELECT count(*) FROM t)) / 1000 + 1 LOOP
-                INSERT INTO t (sh) SELECT ('x' || substr(md5(random()::text), 1, 16))::bit(64)::simhash
+            FOR b IN 1 .. ($rows - (SELECT count(*) FROM $table)) / 1000 + 1 LOOP
+                INSERT INTO $table (sh) SELECT ('x' || substr(md5(random()::text), 1, 16))::bit(64)::simhash
                 FROM generate_series(1, 1000);
             END LOOP;
         END \$\$});
@@ -188,20 +189,20 @@ is($node->safe_psql('postgres', 'SELECT mismatches(12)'), '0', 'the index still 
 is($node->safe_psql('postgres', q{SELECT live_sorted_rows + pending_rows = (SELECT count(*) FROM t) FROM simhash_mih_check('t_mih')}),
     't', 'and passes simhash_mih_check');
 
-# An inserter merges only the smallest tier: 17 flushes of 4,656 rows make four runs of tier 1,
-# which it leaves for the worker (none here) or VACUUM.
+# An inserter merges only the smallest tier: 81,000 rows, 17 flushes of 4,656, make four runs of
+# tier 1, which it leaves for the worker (none here) or VACUUM.
 my $tiers = q{SELECT string_agg(tier || ':' || n, ' ' ORDER BY tier) FROM
               (SELECT tier, count(*) n FROM simhash_mih_runs('t2_mih') GROUP BY tier) s};
 $node->safe_psql('postgres', q{
     CREATE TABLE t2 (id bigserial, sh simhash);
-    CREATE INDEX t2_mih ON t2 USING simhash_mih (sh) WITH (pending_limit = 64);
-    DO $$
-    BEGIN
-        FOR b IN 1 .. 80 LOOP
-            INSERT INTO t2 (sh) SELECT ('x' || substr(md5(random()::text), 1, 16))::bit(64)::simhash
-            FROM generate_series(1, 1000);
-        END LOOP;
-    END $$;});
+    CREATE INDEX t2_mih ON t2 USING simhash_mih (sh) WITH (pending_limit = 64);});
+# Empties t2, then inserts 81,000 rows in statements of 1,000.
+sub refill_t2
+{
+    $node->safe_psql('postgres', 'TRUNCATE t2');
+    fill(80_000, 't2');
+}
+refill_t2();
 is($node->safe_psql('postgres', $tiers), '0:1 1:4', "the inserters merged tier 0 only, leaving tier 1's four runs");
 $node->safe_psql('postgres', 'VACUUM t2');
 like($node->safe_psql('postgres', $tiers), qr/^(0:\d )?2:1$/, 'VACUUM merges them');
@@ -211,21 +212,10 @@ watch_merges(sub { $node->safe_psql('postgres', q{SELECT simhash_mih_merge('t_mi
 is(seen_merges('client backend'), 't', "simhash_mih_merge's merge showed in simhash_mih_merge_progress");
 is($node->safe_psql('postgres', q{SELECT count(*) FROM simhash_mih_runs('t_mih')}), '1', 'and merged every run');
 
-# Once the biggest run is the index's base (four big runs' rows or more), the other runs merge
-# into it as soon as they hold a sixteenth of its rows (base_share, 16 by default): the worker
-# does it, waiting out the inserters' small merges, while inserts and checked scans go on.
+# With a worker slot, the worker merges tier 1's four runs that the inserters leave.
 $node->safe_psql('postgres', 'ALTER SYSTEM RESET max_worker_processes');
 $node->restart;
-# With a worker slot, the worker merges tier 1's four runs that the inserters leave.
-$node->safe_psql('postgres', q{
-    TRUNCATE t2;
-    DO $$
-    BEGIN
-        FOR b IN 1 .. 80 LOOP
-            INSERT INTO t2 (sh) SELECT ('x' || substr(md5(random()::text), 1, 16))::bit(64)::simhash
-            FROM generate_series(1, 1000);
-        END LOOP;
-    END $$;});
+refill_t2();
 for (1 .. 600)
 {
     last if $node->safe_psql('postgres', $worker_active) eq '0' && $node->safe_psql('postgres', $tiers) =~ /2:1$/;
@@ -234,6 +224,10 @@ for (1 .. 600)
 is($node->safe_psql('postgres', $tiers), '0:1 2:1', 'the worker merges the runs of tier 1 that the inserters leave');
 is($node->safe_psql('postgres', q{SELECT live_sorted_rows + pending_rows = (SELECT count(*) FROM t2) FROM simhash_mih_check('t2_mih')}),
     't', 'into a run that passes simhash_mih_check');
+
+# Once the biggest run is the index's base (four big runs' rows or more), the other runs merge
+# into it as soon as they hold a sixteenth of its rows (base_share, 16 by default): the worker
+# does it, waiting out the inserters' small merges, while inserts and checked scans go on.
 my $base = $node->safe_psql('postgres', q{SELECT max(rows) FROM simhash_mih_runs('t_mih')});
 cmp_ok($base, '>=', 4 * 297984, "that run has four big runs' rows: it is the index's base");
 my $vacuums = q{SELECT vacuum_count + autovacuum_count FROM pg_stat_all_tables WHERE relname = 't'};
