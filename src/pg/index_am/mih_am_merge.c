@@ -44,10 +44,11 @@
  * VACUUM cleans every row once: the pending rows before they can become a run, the runs after. A
  * merge of every run that changes the tables' shape (another table count, or the compact option
  * changed) also holds LOCK_PENDING throughout, so that no flush adds a run of the old shape
- * meanwhile: inserters wait for it once the pending rows reach twice the limit. A fourth lock, LOCK_RECYCLE, is held while old pages are recycled (below): only
- * one backend may wait for the meta page's pins at a time. The order is LOCK_BIG, LOCK_RUNS,
- * LOCK_PENDING, LOCK_RECYCLE; a flush releases LOCK_PENDING before it recycles, so a long scan that
- * delays the recycling delays that one inserter, not the others' flushes.
+ * meanwhile: inserters wait for it once the pending rows reach twice the limit. A fourth lock,
+ * LOCK_RECYCLE, is held while old pages are recycled (below): only one backend may wait for the
+ * meta page's pins at a time. The order is LOCK_BIG, LOCK_RUNS, LOCK_PENDING, LOCK_RECYCLE; a
+ * flush releases LOCK_PENDING before it recycles, so a long scan that delays the recycling delays
+ * that one inserter, not the others' flushes.
  *
  * Recycling. Pages of a run or chain that was replaced are freed only once no scan can still read
  * them: every scan pins the meta page while it reads what its copy describes, so the flush or
