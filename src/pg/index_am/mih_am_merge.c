@@ -633,12 +633,12 @@ choose_big(const MihMeta *meta, bool *chosen, uint64 limit)
 /*
  * Chooses the runs to merge: every run (MIH_MERGE_ALL, if there are two or more; or, in
  * MIH_MERGE_DUE, if the table count or layout the options ask for changed or a merge into the base
- * run is due), else the small runs due in the tiers it may take (small_tiers), else the big ones
- * (not in MIH_MERGE_INSERTER). Marks them in chosen[]; returns their rows, 0 if nothing is due.
- * The worker's merge into the base run is chosen by choose_base.
+ * run is due), else the small runs due in the lowest tiers it may take (tiers, from small_tiers),
+ * else the big ones (not in MIH_MERGE_INSERTER). Marks them in chosen[]; returns their rows, 0 if
+ * nothing is due. The worker's merge into the base run is chosen by choose_base.
  */
 static uint64
-choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, bool runs_locked, uint64 limit,
+choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, int tiers, uint64 limit,
 			bool *chosen, bool *reshape)
 {
 	uint64		total = mih_sorted_rows(meta);
@@ -657,7 +657,7 @@ choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, bool runs_lo
 			chosen[r] = true;
 		return Max(total, 1);
 	}
-	rows = choose_small(meta, chosen, limit, small_tiers(mode, meta, runs_locked));
+	rows = choose_small(meta, chosen, limit, tiers);
 	if (rows == 0 && mode != MIH_MERGE_INSERTER)
 		rows = choose_big(meta, chosen, limit);
 	return rows;
@@ -935,7 +935,8 @@ mih_merge(Relation index, MihMergeMode mode)
 				runs_locked = true;
 				mih_read_meta(index, &meta);
 			}
-			rows = choose_runs(index, &meta, mode, runs_locked, limit, chosen, &reshape);
+			rows = choose_runs(index, &meta, mode, small_tiers(mode, &meta, runs_locked), limit,
+							   chosen, &reshape);
 		}
 		if (rows > 0)
 		{
