@@ -17,15 +17,16 @@
 # Environment: RATE (inserts/s for all writers together; unset: as fast as they can), NQ=200,
 # SEED=42, INDEX_WITH (e.g. "WITH (pending_limit = 1024)"), BASELINE_S (seconds of the no-index run,
 # default min(T, 60)), SIMHASH_PG_OPTS (the server's settings, default shared_buffers = 4GB: twice
-# the 2 GB of the fresh-index figures of doc/performance.md, as the run holds two tables and indexes,
-# the growing one and the reference, and while a merge into the base runs two copies of the base;
-# with 2 GB, pages of both were evicted and read back in the samples). Starts its own throwaway server (scripts/pgtmp.sh)
-# with the extension the pg_config on PATH installed, synchronous_commit = off for the writers,
-# autovacuum on (default). Every query set is timed in one session that lives through the whole run,
-# as a pooled connection's does: a new backend pays for its first touch of each shared buffer (a
-# page fault) and its caches' first loads, which would be timed too, and more the more pages a
-# query reads. Works with builds before simhash_mih had runs (1.2): the state then comes from
-# simhash_mih_check.
+# the 2 GB of the fresh-index figures of doc/performance.md, as the run holds two tables and
+# indexes, the growing one and the reference, and while a merge into the base runs two copies of the
+# base; with 2 GB, pages of both were evicted and read back in the samples; PostgreSQL takes huge
+# pages where the machine reserved them, and the report says whether it did: see
+# doc/performance.md). Starts its own throwaway server (scripts/pgtmp.sh) with the extension the
+# pg_config on PATH installed, synchronous_commit = off for the writers, autovacuum on (default).
+# Every query set is timed in one session that lives through the whole run, as a pooled connection's
+# does: a new backend pays for its first touch of each shared buffer (a page fault) and its caches'
+# first loads, which would be timed too, and more the more pages a query reads. Works with builds
+# before simhash_mih had runs (1.2): the state then comes from simhash_mih_check.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 N=${1:?usage: bench/ingest.sh N W T S}
@@ -261,7 +262,7 @@ warm_sample_at -1 crawl_copy
 size2=$(sql -c "SELECT pg_relation_size('crawl_copy_mih')")
 
 echo
-echo "N = $N, $W writers ${RATE:+at $RATE inserts/s }for $T s, $NQ queries a set; $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n1)"
+echo "N = $N, $W writers ${RATE:+at $RATE inserts/s }for $T s, $NQ queries a set; $(machine)"
 echo "build of the N rows: $(printf '%.1f' "$build_s") s, $((size0 / 1048576)) MB"
 echo "inserts/s: $base_tps without the index, $idx_tps with it ($(echo "scale=2; $idx_tps / $base_tps" | bc)x); p99 insert latency ms: $(p99_of noindex) without, $(p99_of indexed) with${RATE:+ (from the schedule); of the transaction alone: $(p99_of noindex own) without, $(p99_of indexed own) with}"
 read -r inserted written <<<"$state"

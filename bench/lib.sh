@@ -24,6 +24,19 @@ start_server() {
 
 # psql on PGDATABASE: warnings only, unaligned, stops at the first error.
 sql() { PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -At "$@"; }
+
+# The machine a report was measured on: cores, processor, and the page size of the server's shared
+# memory (its largest mapping, seen from the checkpointer), as huge pages make every query faster
+# (a backend's first touch of a shared buffer is a page fault per 4 kB without them). Needs the
+# server on this machine and the right to read its processes' smaps (root or its OS user).
+machine() {
+    local pid page
+    pid=$(sql -c "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'")
+    page=$(awk '/^Size:/ { size = $2 } /^KernelPageSize:/ && size > biggest { biggest = size; page = $2 }
+                END { print page }' "/proc/$pid/smaps" 2>/dev/null || true)
+    echo "$(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n1); shared memory in ${page:-?} kB pages"
+}
+
 log() { echo "[$(date +%T)] $*" >&2; }
 
 # load_workload N SEED NQ: N rows of the workload into crawl (id, sh), which the caller created,

@@ -97,7 +97,7 @@ grep -v '^\s*#' "$here/methods.conf" | grep -v '^\s*$' | while IFS='|' read -r n
 done
 
 echo
-echo "N = $N, seed $SEED, $WORKLOAD workload, $NQ queries per set; $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n1)"
+echo "N = $N, seed $SEED, $WORKLOAD workload, $NQ queries per set; $(machine)"
 echo "cells: p50 / p99 ms (recall) [p50 ratio: sequential scan / method]"
 sql -c "
     WITH sets AS (SELECT DISTINCT query_set FROM bench_results),

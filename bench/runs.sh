@@ -64,7 +64,7 @@ time_all() {
     done
 }
 echo
-echo "N = $N, then M = $M inserted; $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n1)"
+echo "N = $N, then M = $M inserted; $(machine)"
 echo
 echo "| run | tier | rows | table 0 pages |"
 echo "|---|---|---|---|"
