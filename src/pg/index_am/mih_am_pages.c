@@ -616,7 +616,12 @@ mih_directory(Relation index, const MihMeta *meta, const MihRun *run, bool *stal
 	return dir;
 }
 
-/* Marks a page free (in WAL, so a stale free space map cannot hand out a live page) and lists it. */
+/*
+ * Marks a page free (in WAL, so a stale free space map cannot hand out a live page) and lists it.
+ * The free page is an empty one, logged whole: with nothing below pd_lower its image is its header
+ * and special space, where a change of the old page's kind would log all 8 kB of it as the first
+ * change after a checkpoint (full_page_writes), as much WAL as the merge that freed it wrote.
+ */
 void
 mih_free_page(Relation index, BlockNumber blkno)
 {
@@ -626,7 +631,8 @@ mih_free_page(Relation index, BlockNumber blkno)
 
 	LockBuffer(buffer, BUFFER_LOCK_EXCLUSIVE);
 	state = GenericXLogStart(index);
-	page = GenericXLogRegisterBuffer(state, buffer, 0);
+	page = GenericXLogRegisterBuffer(state, buffer, GENERIC_XLOG_FULL_IMAGE);
+	PageInit(page, BLCKSZ, sizeof(MihPageOpaque));
 	MihPageGetOpaque(page)->kind = MIH_PAGE_FREE;
 	MihPageGetOpaque(page)->nitems = 0;
 	MihPageGetOpaque(page)->next = InvalidBlockNumber;
