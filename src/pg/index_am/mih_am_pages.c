@@ -621,6 +621,7 @@ mih_directory(Relation index, const MihMeta *meta, const MihRun *run, bool *stal
  * The free page is an empty one, logged whole: with nothing below pd_lower its image is its header
  * and special space, where a change of the old page's kind would log all 8 kB of it as the first
  * change after a checkpoint (full_page_writes), as much WAL as the merge that freed it wrote.
+ * mih_init_page is not used: it puts pd_lower past the data arrays, so its image would be 8 kB.
  */
 void
 mih_free_page(Relation index, BlockNumber blkno)
@@ -633,8 +634,8 @@ mih_free_page(Relation index, BlockNumber blkno)
 	state = GenericXLogStart(index);
 	page = GenericXLogRegisterBuffer(state, buffer, GENERIC_XLOG_FULL_IMAGE);
 	PageInit(page, BLCKSZ, sizeof(MihPageOpaque));
+	/* PageInit zeroed nitems. */
 	MihPageGetOpaque(page)->kind = MIH_PAGE_FREE;
-	MihPageGetOpaque(page)->nitems = 0;
 	MihPageGetOpaque(page)->next = InvalidBlockNumber;
 	GenericXLogFinish(state);
 	UnlockReleaseBuffer(buffer);
