@@ -2,8 +2,8 @@
 # a VACUUM, while inserts and checked scans go on, and so are the small runs above the smallest
 # tier (an inserter merges only that tier: it must not stall) and the other runs into a base run
 # once they hold a sixteenth of its rows (small merges go on beside: they leave the runs the worker
-# marked); a temporary index's inserter merges big runs itself;
-# with no worker slot free, VACUUM merges them. The worker's, VACUUM's and simhash_mih_merge's
+# marked), and the runs beside the base into one whenever they grow several; a temporary index's
+# inserter merges big runs itself; with no worker slot free, VACUUM merges them. The worker's, VACUUM's and simhash_mih_merge's
 # merges show in pg_stat_progress_vacuum and simhash_mih_merge_progress while they run.
 # With pending_limit = 64 (4,656 rows), a run is big from 64 limits (297,984 rows) on, and the
 # index keeps at most 3 of them: about 1.2M inserted rows make 4, so one merge is due.
@@ -258,6 +258,25 @@ is($node->safe_psql('postgres', $vacuums), $vacuums_before, 'no VACUUM ran');
 is($node->safe_psql('postgres', 'SELECT mismatches(12)'), '0', 'the index answers like a sequential scan');
 is($node->safe_psql('postgres', q{SELECT live_sorted_rows + pending_rows = (SELECT count(*) FROM t) FROM simhash_mih_check('t_mih')}),
     't', 'every row is in the index once and every run passes simhash_mih_check');
+
+# Beside the base, the other runs merge into one as soon as those but the biggest hold an eighth
+# of its rows: the worker keeps them one or two, where size tiers would leave one run a flush.
+$base = $node->safe_psql('postgres', q{SELECT max(rows) FROM simhash_mih_runs('t_mih')});
+my $beside = qq{SELECT count(*) || ' ' || coalesce((sum(rows) - max(rows)) * 8 < max(rows), true)
+    FROM simhash_mih_runs('t_mih') WHERE rows < $base};
+fill(int($node->safe_psql('postgres', 'SELECT count(*) FROM t') + $base / 32));
+my $level_state;
+for (1 .. 600)
+{
+    $level_state = $node->safe_psql('postgres', $beside);
+    last if $node->safe_psql('postgres', $worker_active) eq '0' && $level_state =~ / true$/;
+    usleep(100_000);
+}
+like($level_state, qr/^[12] true$/, 'the worker keeps the runs beside the base one or two');
+cmp_ok($node->safe_psql('postgres', qq{SELECT max(rows) FROM simhash_mih_runs('t_mih') WHERE rows < $base}),
+    '>', 4 * 4656, 'one of them holds several flushes');
+is($node->safe_psql('postgres', qq{SELECT max(rows) FROM simhash_mih_runs('t_mih')}), $base, 'and the base keeps its rows');
+is($node->safe_psql('postgres', 'SELECT mismatches(12)'), '0', 'the index answers like a sequential scan');
 
 # The worker marks the runs it merges into the base, and small merges leave marked runs. A worker
 # killed in the middle leaves its marks: without a worker slot, the inserters' small merges still

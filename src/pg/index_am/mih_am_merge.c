@@ -24,8 +24,11 @@
  * each of their rows about what it pays for the base's share of the block values; this keeps them a
  * small share, for at most about base_share more rewrites of each row over the index's life (one
  * level over the base, as an LSM tree's leveled compaction) and room for a second copy of the base
- * in the index's file (the new base is written before the old one's pages are free). The inserter
- * that flushes merges the smallest tier (INSERTER_TIERS: tens of milliseconds); the other small
+ * in the index's file (the new base is written before the old one's pages are free). Beside a
+ * base, the tiers would still leave several runs, and each costs a scan its filter tests; so there
+ * the other runs merge into one as soon as those but the biggest hold a LEVEL_RATIO-th of its rows
+ * (leveled again: a merge every flush or two while they are few). The inserter that flushes
+ * merges the smallest tier (INSERTER_TIERS: tens of milliseconds); the other small
  * merges, big ones and merges into the base it hands to a background worker (mih_am_worker.c),
  * which runs them while flushes, scans, inserts and small merges go on (a merge into the base
  * takes small runs too: the worker waits out an inserter's small merge and marks the runs it takes
@@ -35,8 +38,9 @@
  *
  * Locks. Heavyweight locks on tags of the index (page locks, as ginInsertCleanup's on GIN's meta
  * page; they name no real page): LOCK_PENDING is held by a flush and by VACUUM while it cleans the
- * pending and sealed chains; LOCK_RUNS by a merge of small runs (an inserter's or the worker's) and
- * by the worker's merge into the base while it marks the runs it takes; LOCK_BIG by the worker
+ * pending and sealed chains; LOCK_RUNS by a merge of small runs (an inserter's or the worker's,
+ * also of the runs beside the base) and by the worker's merge into the base while it marks the
+ * runs it takes; LOCK_BIG by the worker
  * throughout; both by VACUUM while it cleans the runs and by a merge of every run. A merge of big
  * runs or into the base and one of small runs choose disjoint runs (by size, or marked and not),
  * so they may run at once: each installs its run by removing just the runs it chose. No flush or
@@ -83,6 +87,14 @@
  * base), then an inserter merges any small tier.
  */
 #define INSERTER_TIERS	1
+
+/*
+ * The runs beside the base merge into one as soon as those but the biggest hold this share of its
+ * rows: each merge grows the biggest by an eighth or more, so a row is rewritten about LEVEL_RATIO
+ * times while it waits beside the base, and a scan finds one or two runs there, not the five or
+ * six that size tiers leave (each costs a radius-3 scan about 5 us: its filter tests miss the cache).
+ */
+#define LEVEL_RATIO		8
 
 void
 mih_lock_pending(Relation index)
@@ -569,12 +581,6 @@ choose_small(const MihMeta *meta, bool *chosen, uint64 limit, int tiers)
 	return t < 0 ? 0 : choose_smallest(meta, chosen, limit, t, t, MIH_MERGE_FANIN);
 }
 
-/* Whether a merge of small runs is due that an inserter leaves to the worker (INSERTER_TIERS). */
-static bool
-worker_small_due(const MihMeta *meta, uint64 limit)
-{
-	return full_tier(meta, limit, INSERTER_TIERS, MIH_BIG_TIER) >= 0;
-}
 
 /*
  * The small tiers a merge may take: an inserter's INSERTER_TIERS, or every one once runs pile up;
@@ -601,24 +607,87 @@ count_big(const MihMeta *meta, uint64 limit)
 	return n;
 }
 
+/* The base_share option: 0 if the other runs never merge into the base run. */
+static uint64
+base_share(Relation index)
+{
+	MihOptions *opts = (MihOptions *) index->rd_options;
+
+	return opts ? opts->base_share : MIH_BASE_SHARE_DEFAULT;
+}
+
 /*
- * A merge of every run into the base run (the biggest): due when that run is big enough to be the
- * index's base (FANIN big runs or more) and the others hold a base_share-th of its rows (the
- * option; 0: never). See the top of the file.
+ * The index's base run: the biggest, if it is big enough to be one (FANIN big runs or more) and
+ * the other runs merge into it (base_share); -1 otherwise.
+ */
+static int
+base_run(Relation index, const MihMeta *meta, uint64 limit)
+{
+	int			base = -1;
+
+	for (uint32 r = 0; r < meta->nruns; r++)
+		if (base < 0 || meta->runs[r].nrows > meta->runs[base].nrows)
+			base = (int) r;
+	if (base < 0 || base_share(index) == 0 ||
+		meta->runs[base].nrows < MIH_MERGE_FANIN * big_rows(limit))
+		return -1;
+	return base;
+}
+
+/*
+ * A merge of every run into the base run: due when the index has one and the others hold a
+ * base_share-th of its rows. See the top of the file.
  */
 static bool
 base_merge_due(Relation index, const MihMeta *meta, uint64 limit)
 {
-	MihOptions *opts = (MihOptions *) index->rd_options;
-	uint64		share = opts ? opts->base_share : MIH_BASE_SHARE_DEFAULT;
-	uint64		base = 0;
+	int			base = base_run(index, meta, limit);
 	uint64		others;
 
+	if (base < 0)
+		return false;
+	others = mih_sorted_rows(meta) - meta->runs[base].nrows;
+	return others > 0 && others * base_share(index) >= meta->runs[base].nrows;
+}
+
+/*
+ * A merge of the runs beside the base run into one (see the top of the file): due when there are
+ * two or more, not marked, and those but the biggest hold a LEVEL_RATIO-th of its rows. Marks them
+ * in chosen[] if given; returns their rows, 0 if it is not due.
+ */
+static uint64
+choose_level(Relation index, const MihMeta *meta, bool *chosen, uint64 limit)
+{
+	int			base = base_run(index, meta, limit);
+	uint64		rows = 0;
+	uint64		biggest = 0;
+	int			n = 0;
+
+	if (base < 0)
+		return 0;
 	for (uint32 r = 0; r < meta->nruns; r++)
-		base = Max(base, meta->runs[r].nrows);
-	others = mih_sorted_rows(meta) - base;
-	return share > 0 && others > 0 && base >= MIH_MERGE_FANIN * big_rows(limit) &&
-		others * share >= base;
+		if ((int) r != base && !meta->runs[r].merging)
+		{
+			n++;
+			rows += meta->runs[r].nrows;
+			biggest = Max(biggest, meta->runs[r].nrows);
+		}
+	if (n < 2 || (rows - biggest) * LEVEL_RATIO < biggest)
+		return 0;
+	for (uint32 r = 0; chosen && r < meta->nruns; r++)
+		chosen[r] = (int) r != base && !meta->runs[r].merging;
+	return rows;
+}
+
+/*
+ * Whether a merge of small runs is due that an inserter leaves to the worker: of the tiers above
+ * INSERTER_TIERS, or of the runs beside the base.
+ */
+static bool
+worker_small_due(Relation index, const MihMeta *meta, uint64 limit)
+{
+	return full_tier(meta, limit, INSERTER_TIERS, MIH_BIG_TIER) >= 0 ||
+		choose_level(index, meta, NULL, limit) > 0;
 }
 
 /* Big runs: the two smallest, if there are more than MIH_BIG_RUNS. */
@@ -657,7 +726,11 @@ choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, int tiers, u
 			chosen[r] = true;
 		return Max(total, 1);
 	}
-	rows = choose_small(meta, chosen, limit, tiers);
+	/* A merge that may take every small run (not an inserter's) may take the runs beside the base. */
+	if (mode != MIH_MERGE_INSERTER && tiers == MIH_BIG_TIER)
+		rows = choose_level(index, meta, chosen, limit);
+	if (rows == 0)
+		rows = choose_small(meta, chosen, limit, tiers);
 	if (rows == 0 && mode != MIH_MERGE_INSERTER)
 		rows = choose_big(meta, chosen, limit);
 	return rows;
@@ -749,7 +822,7 @@ mih_big_merge_due(Relation index)
 
 	mih_read_meta(index, &meta);
 	if (count_big(&meta, limit) <= MIH_BIG_RUNS && !base_merge_due(index, &meta, limit) &&
-		!worker_small_due(&meta, limit))
+		!worker_small_due(index, &meta, limit))
 		return false;
 	if (!ConditionalLockPage(index, LOCK_BIG, ExclusiveLock))
 		return false;
@@ -929,7 +1002,7 @@ mih_merge(Relation index, MihMergeMode mode)
 		else
 		{
 			/* The worker's small merges take LOCK_RUNS, as an inserter's: they choose by tier. */
-			if (mode == MIH_MERGE_BIG && worker_small_due(&meta, limit))
+			if (mode == MIH_MERGE_BIG && worker_small_due(index, &meta, limit))
 			{
 				LockPage(index, LOCK_RUNS, ExclusiveLock);
 				runs_locked = true;
