@@ -27,9 +27,9 @@
  * in the index's file (the new base is written before the old one's pages are free). Beside a
  * base, the tiers would still leave several runs, and each costs a scan its filter tests; so there
  * the other runs merge into one as soon as those but the biggest hold a LEVEL_RATIO-th of its rows
- * (leveled again: a merge every flush or two while they are few). The inserter that flushes
- * merges the smallest tier (INSERTER_TIERS: tens of milliseconds); the other small
- * merges, big ones and merges into the base it hands to a background worker (mih_am_worker.c),
+ * (leveled again: a merge every flush or two while that run is small). The inserter that flushes
+ * merges the smallest tier (INSERTER_TIERS: tens of milliseconds); the other small merges, big
+ * ones and those beside and into the base go to a background worker (mih_am_worker.c) it starts,
  * which runs them while flushes, scans, inserts and small merges go on (a merge into the base
  * takes small runs too: the worker waits out an inserter's small merge and marks the runs it takes
  * in the meta page; small merges leave marked runs and merge the ones flushed meanwhile).
@@ -40,19 +40,18 @@
  * page; they name no real page): LOCK_PENDING is held by a flush and by VACUUM while it cleans the
  * pending and sealed chains; LOCK_RUNS by a merge of small runs (an inserter's or the worker's,
  * also of the runs beside the base) and by the worker's merge into the base while it marks the
- * runs it takes; LOCK_BIG by the worker
- * throughout; both by VACUUM while it cleans the runs and by a merge of every run. A merge of big
- * runs or into the base and one of small runs choose disjoint runs (by size, or marked and not),
- * so they may run at once: each installs its run by removing just the runs it chose. No flush or
- * merge can copy a row VACUUM is removing (a heap tid it removed may be reused at once), and
- * VACUUM cleans every row once: the pending rows before they can become a run, the runs after. A
- * merge of every run that changes the tables' shape (another table count, or the compact option
- * changed) also holds LOCK_PENDING throughout, so that no flush adds a run of the old shape
- * meanwhile: inserters wait for it once the pending rows reach twice the limit. A fourth lock,
- * LOCK_RECYCLE, is held while old pages are recycled (below): only one backend may wait for the
- * meta page's pins at a time. The order is LOCK_BIG, LOCK_RUNS, LOCK_PENDING, LOCK_RECYCLE; a
- * flush releases LOCK_PENDING before it recycles, so a long scan that delays the recycling delays
- * that one inserter, not the others' flushes.
+ * runs it takes; LOCK_BIG by the worker throughout; both by VACUUM while it cleans the runs and by
+ * a merge of every run. A merge of big runs or into the base and one of small runs choose disjoint
+ * runs (by size, or marked and not), so they may run at once: each installs its run by removing
+ * just the runs it chose. No flush or merge can copy a row VACUUM is removing (a heap tid it
+ * removed may be reused at once), and VACUUM cleans every row once: the pending rows before they
+ * can become a run, the runs after. A merge of every run that changes the tables' shape (another
+ * table count, or the compact option changed) also holds LOCK_PENDING throughout, so that no flush
+ * adds a run of the old shape meanwhile: inserters wait for it once the pending rows reach twice
+ * the limit. A fourth lock, LOCK_RECYCLE, is held while old pages are recycled (below): only one
+ * backend may wait for the meta page's pins at a time. The order is LOCK_BIG, LOCK_RUNS,
+ * LOCK_PENDING, LOCK_RECYCLE; a flush releases LOCK_PENDING before it recycles, so a long scan
+ * that delays the recycling delays that one inserter, not the others' flushes.
  *
  * Recycling. Pages of a run or chain that was replaced are freed only once no scan can still read
  * them: every scan pins the meta page while it reads what its copy describes, so the flush or
@@ -91,8 +90,9 @@
 /*
  * The runs beside the base merge into one as soon as those but the biggest hold this share of its
  * rows: each merge grows the biggest by an eighth or more, so a row is rewritten about LEVEL_RATIO
- * times while it waits beside the base, and a scan finds one or two runs there, not the five or
- * six that size tiers leave (each costs a radius-3 scan about 5 us: its filter tests miss the cache).
+ * times while it waits beside the base, and a scan finds that run and at most three flushes' runs
+ * there, not the five to seven that size tiers leave (each costs a radius-3 scan about 5 us: its
+ * filter tests miss the cache).
  */
 #define LEVEL_RATIO		8
 
@@ -580,7 +580,6 @@ choose_small(const MihMeta *meta, bool *chosen, uint64 limit, int tiers)
 
 	return t < 0 ? 0 : choose_smallest(meta, chosen, limit, t, t, MIH_MERGE_FANIN);
 }
-
 
 /*
  * The small tiers a merge may take: an inserter's INSERTER_TIERS, or every one once runs pile up;
