@@ -31,6 +31,7 @@
 
 #include "hamming.h"
 #include "mih_blocks.h"
+#include "scan_bridge.h"
 
 #define DIST_NULL		65		/* a NULL hash or query: after every distance */
 #define NDIST			(DIST_NULL + 1)
@@ -612,22 +613,15 @@ pass_add(MihPass *ps, int d, const ItemPointerData *tid)
 
 /*
  * The first of hashes[i .. n - 1] at a distance from the query between least and most, or n.
- * The hot loop of a pass (nearly every row is too far): nothing in it but the distance and one
- * comparison, so that it runs at the speed the page's hashes stream in.
+ * The hot loop of a pass (nearly every row is too far): sh_next_within, eight rows at a time
+ * where the CPU can.
  */
 static inline int
 next_within(const uint64 *hashes, int i, int n, uint64 query, bool null_query, int least, int most)
 {
-	uint32		span = (uint32) (most - least);
-
-	if (most < least)
-		return n;
 	if (null_query)
 		return least <= DIST_NULL && DIST_NULL <= most ? i : n;
-	for (; i < n; i++)
-		if ((uint32) (sh_hamming(hashes[i], query) - least) <= span)
-			break;
-	return i;
+	return sh_next_within(hashes, i, n, query, least, most);
 }
 
 static void

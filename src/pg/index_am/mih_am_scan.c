@@ -22,6 +22,7 @@
 #include "hamming.h"
 #include "hamming_ball.h"
 #include "mih_blocks.h"
+#include "scan_bridge.h"
 
 /* A key found through key table `table`, to be confirmed in table 0. */
 typedef struct MihKeyRef
@@ -63,7 +64,8 @@ add_tid(MihScanState *so, const ItemPointerData *tid)
 
 /*
  * Rows of a (hash, tid) page: table 0 or pending. Every scan reads the pending rows this way, so
- * the ball of the smallest radius is tested first, from registers: nearly every row fails it.
+ * the ball of the smallest radius is tested first, eight rows at a time where the CPU can
+ * (sh_next_within): nearly every row fails it.
  */
 static void
 scan_rows_page(void *arg, Page page, uint16 kind)
@@ -75,9 +77,9 @@ scan_rows_page(void *arg, Page page, uint16 kind)
 	uint64		center = so->nballs > 0 ? so->centers[so->probe] : 0;
 	int			radius = so->nballs > 0 ? so->radii[so->probe] : 64;
 
-	for (int i = 0; i < n; i++)
-		if (sh_hamming(hashes[i], center) <= radius && mih_all_keys_hold(so, hashes[i]) &&
-			ItemPointerIsValid(&tids[i]))
+	for (int i = sh_next_within(hashes, 0, n, center, 0, radius); i < n;
+		 i = sh_next_within(hashes, i + 1, n, center, 0, radius))
+		if (mih_all_keys_hold(so, hashes[i]) && ItemPointerIsValid(&tids[i]))
 			add_tid(so, &tids[i]);
 }
 
