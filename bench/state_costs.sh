@@ -3,20 +3,20 @@
 # loads N rows of the workload (bench/gen/workload.cpp) into crawl and into crawl_ref, both indexed
 # afresh, then adds to crawl's index one state after another (pending rows, a merge into one run, a
 # run beside it, small runs) and after each times radius k = 3/5/8 and KNN-10 on both tables, each
-# query on one right after the other (the first in turns), NQ queries twice, and prints the p50 of
-# crawl over crawl_ref's. crawl_ref never changes: from the merge on, crawl holds a few percent
+# query on one right after the other (the first in turns; bench/pair_timing.sql), NQ queries no
+# state timed before, and prints the p50 of crawl over crawl_ref's. crawl_ref never changes: from the merge on, crawl holds a few percent
 # more rows, and the last line compares it with a fresh index of the same rows. Autovacuum is off,
 # so that only the statements below flush and merge.
 #
 #   bench/state_costs.sh N        e.g. bench/state_costs.sh 10000000   (~6 minutes)
 #
-# Environment: NQ=400, SEED=42, SIMHASH_PG_OPTS (default shared_buffers = 4GB: two tables and
+# Environment: NQ=800, SEED=42, SIMHASH_PG_OPTS (default shared_buffers = 4GB: two tables and
 # indexes). Starts its own throwaway server (scripts/pgtmp.sh) with the extension the pg_config on
 # PATH installed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 N=${1:?usage: bench/state_costs.sh N}
-NQ=${NQ:-400}
+NQ=${NQ:-800}
 SEED=${SEED:-42}
 export SIMHASH_PG_OPTS="${SIMHASH_PG_OPTS:--c shared_buffers=4GB} -c autovacuum=off"
 . "$here/lib.sh"
@@ -24,7 +24,7 @@ chmod 755 "$work"
 start_server
 
 sql -c "CREATE EXTENSION simhash" -c "CREATE EXTENSION pg_prewarm" -c "CREATE TABLE crawl (id bigserial PRIMARY KEY, sh simhash)"
-load_workload "$N" "$SEED" "$NQ"
+load_workload "$N" "$SEED" "$((NQ * 9))"
 sql -c "SELECT setval('crawl_id_seq', $N)" -c "VACUUM ANALYZE crawl" >/dev/null
 # reference: a fresh index of the rows crawl has now (or of all its rows, at the end)
 reference() {
@@ -33,48 +33,36 @@ reference() {
 }
 sql -c "CREATE INDEX crawl_mih ON crawl USING simhash_mih (sh)" -c "ANALYZE crawl"
 reference
+sql -f "$here/pair_timing.sql"
 sql <<'EOF'
--- p50 of one query set on crawl over crawl_ref's, every query on both in turns, the set twice.
-CREATE FUNCTION ratio(p_sql text) RETURNS numeric LANGUAGE plpgsql AS $$
-DECLARE q record; t0 timestamptz; ms float8[] := '{}'; ref_ms float8[] := '{}'; ids bigint[]; on_ref bool; a float8; b float8;
-BEGIN
-    FOR pass IN 1..2 LOOP
-        FOR q IN SELECT qid, h FROM queries ORDER BY qid LOOP
-            FOR side IN 0..1 LOOP
-                on_ref := (side + q.qid + pass) % 2 = 1;
-                t0 := clock_timestamp();
-                EXECUTE format('SELECT array_agg(id) FROM (' || p_sql || ') s', CASE WHEN on_ref THEN 'crawl_ref' ELSE 'crawl' END)
-                    INTO ids USING q.h;
-                IF on_ref THEN
-                    ref_ms := ref_ms || extract(epoch FROM clock_timestamp() - t0) * 1000;
-                ELSE
-                    ms := ms || extract(epoch FROM clock_timestamp() - t0) * 1000;
-                END IF;
-            END LOOP;
-        END LOOP;
-    END LOOP;
-    SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) INTO a FROM unnest(ms) x;
-    SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) INTO b FROM unnest(ref_ms) x;
-    RETURN round((a / b)::numeric, 2);
-END $$;
+-- p50 of one query set on crawl over crawl_ref's, on slice p_slice of the queries.
+CREATE FUNCTION ratio(p_sql text, p_slice int) RETURNS numeric LANGUAGE sql AS $$
+    SELECT round((p50_ms / ref_p50_ms)::numeric, 2) FROM time_pair(p_sql, 0, 'crawl_ref', p_slice)
+$$;
 -- One line of the report: crawl's runs and pending rows, then the four ratios.
-CREATE FUNCTION report(p_state text) RETURNS text LANGUAGE plpgsql AS $$
+CREATE FUNCTION report(p_state text, p_slice int) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
     PERFORM pg_prewarm('crawl_mih'), pg_prewarm('crawl_ref_mih'), pg_prewarm('crawl'), pg_prewarm('crawl_ref');
     RETURN format('| %s | %s | %s | %s / %s / %s | %s |', p_state,
         (SELECT string_agg(rows::text, ' + ' ORDER BY rows DESC) FROM simhash_mih_runs('crawl_mih')),
         (SELECT pending_rows + sealed_rows FROM simhash_mih_state('crawl_mih')),
-        ratio('SELECT id FROM %I WHERE hamming(sh, $1) <= 3'), ratio('SELECT id FROM %I WHERE hamming(sh, $1) <= 5'),
-        ratio('SELECT id FROM %I WHERE hamming(sh, $1) <= 8'), ratio('SELECT id FROM %I ORDER BY sh <-> $1 LIMIT 10'));
+        ratio('SELECT id FROM %I WHERE hamming(sh, $1) <= 3', p_slice), ratio('SELECT id FROM %I WHERE hamming(sh, $1) <= 5', p_slice),
+        ratio('SELECT id FROM %I WHERE hamming(sh, $1) <= 8', p_slice), ratio('SELECT id FROM %I ORDER BY sh <-> $1 LIMIT 10', p_slice));
 END $$;
 EOF
-state() { log "$1"; sql -c "SELECT report('$1')"; }
+# each state on the next slice of NQ queries (see time_pair)
+slice=0
+state() {
+    slice=$((slice + 1))
+    log "$1"
+    sql -c "SET ingest.nq = $NQ" -c "SELECT report('$1', $slice)"
+}
 # m random hashes, none of the workload's (tag keeps each call's apart)
 insert() {
     sql -c "INSERT INTO crawl (sh) SELECT ('x' || substr(md5(g || '/$2'), 1, 16))::bit(64)::simhash FROM generate_series(1, $1) g"
 }
 
-echo "N = $N, $NQ queries twice; $(machine)"
+echo "N = $N, $NQ new queries a state; $(machine)"
 echo
 echo "| state of crawl's index | runs (rows) | pending rows | p50 over a fresh index's: radius 3 / 5 / 8 | KNN-10 |"
 echo "|---|---|---|---|---|"
