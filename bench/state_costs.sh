@@ -4,11 +4,15 @@
 # afresh, then adds to crawl's index one state after another (pending rows, a merge into one run, a
 # run beside it, small runs) and after each times radius k = 3/5/8 and KNN-10 on both tables, each
 # query on one right after the other (the first in turns; bench/pair_timing.sql), NQ queries no
-# state timed before, and prints the p50 of crawl over crawl_ref's. crawl_ref never changes: from the merge on, crawl holds a few percent
-# more rows, and the last line compares it with a fresh index of the same rows. Autovacuum is off,
-# so that only the statements below flush and merge.
+# state timed before, and prints the p50 of crawl over crawl_ref's. crawl_ref never changes: from
+# the merge on, crawl holds a few percent more rows, and the last line compares it with a fresh
+# index of the same rows. Autovacuum is off, so that only the statements below flush and merge.
 #
 #   bench/state_costs.sh N        e.g. bench/state_costs.sh 10000000   (~6 minutes)
+#
+# The runs are sized for N of 10M or more: the one beside the merged run (580,000 rows) and the two
+# flushes' runs beside it stay below a sixteenth of it, so that no merge into it is due; with a
+# smaller N, VACUUM merges them into it and the last states are not what they say.
 #
 # Environment: NQ=800, SEED=42, SIMHASH_PG_OPTS (default shared_buffers = 4GB: two tables and
 # indexes). Starts its own throwaway server (scripts/pgtmp.sh) with the extension the pg_config on
@@ -57,7 +61,7 @@ state() {
     log "$1"
     sql -c "SET ingest.nq = $NQ" -c "SELECT report('$1', $slice)"
 }
-# m random hashes, none of the workload's (tag keeps each call's apart)
+# $1 random hashes, none of the workload's ($2 keeps each call's apart)
 insert() {
     sql -c "INSERT INTO crawl (sh) SELECT ('x' || substr(md5(g || '/$2'), 1, 16))::bit(64)::simhash FROM generate_series(1, $1) g"
 }
