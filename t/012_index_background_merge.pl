@@ -2,10 +2,10 @@
 # VACUUM, while inserts and checked scans go on, and so are the small runs above the smallest tier
 # (an inserter merges only that tier: it must not stall) and the other runs into a base run once
 # they hold a sixteenth of its rows (small merges go on beside: they leave the runs the worker
-# marked), and the runs beside the base into one whenever they grow several; a temporary index's
-# inserter merges big runs itself; with no worker slot free, VACUUM merges them. The worker's,
-# VACUUM's and simhash_mih_merge's merges show in pg_stat_progress_vacuum and
-# simhash_mih_merge_progress while they run.
+# marked), and the runs beside the base into one once all but the biggest hold an eighth of its
+# rows; a temporary index's inserter merges big runs itself; with no worker slot free, VACUUM
+# merges them. The worker's, VACUUM's and simhash_mih_merge's merges show in
+# pg_stat_progress_vacuum and simhash_mih_merge_progress while they run.
 # With pending_limit = 64 (4,656 rows), a run is big from 64 limits (297,984 rows) on, and the
 # index keeps at most 3 of them: about 1.2M inserted rows make 4, so one merge is due.
 use strict;

@@ -42,12 +42,6 @@ __attribute__((target("avx512f,avx512vpopcntdq"))) int avx512_loop(const uint64_
 }
 #endif
 
-within_loops::Function widest() noexcept
-{
-    const within_loops::Function wide = within_loops::avx512();
-    return wide ? wide : within_loops::portable;
-}
-
 }  // namespace
 
 within_loops::Function within_loops::avx512() noexcept
@@ -61,7 +55,11 @@ within_loops::Function within_loops::avx512() noexcept
 
 int next_within(const uint64_t *hashes, int from, int n, uint64_t center, int least, int most) noexcept
 {
-    static const within_loops::Function loop = widest();
+    // The widest loop the CPU has, chosen once.
+    static const within_loops::Function loop = [] {
+        const within_loops::Function wide = within_loops::avx512();
+        return wide ? wide : within_loops::portable;
+    }();
     return loop(hashes, from, n, center, least, most);
 }
 
