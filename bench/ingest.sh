@@ -8,9 +8,10 @@
 # fresh index that no writer touches, right before or after (see time_pair): the ratio of the two
 # is what the growing index's state costs under the same load (2 busy writers on a 2-core machine
 # slow both). At the end: the grown index, writers stopped and every page of it in shared buffers,
-# against a fresh index of the same rows (in a copy of the table), in turns; its size against that
-# fresh index's; the insert rate and p99 insert latency against the baseline; write amplification
-# (rows written into runs / rows inserted).
+# against a fresh index of the same rows (in a copy of the table), in turns, and again once
+# simhash_mih_merge made it one run; its size against that fresh index's; the insert rate and p99 insert latency against the baseline; write amplification
+# (rows written into runs / rows inserted). Each sample also says what ran beside it (the growing
+# index's merges, VACUUMs, checkpoints), and the ratios are split by it at the end.
 #
 #   bench/ingest.sh N W T S          e.g. bench/ingest.sh 1000000 2 180 30
 #
@@ -44,6 +45,7 @@ chmod 755 "$work"
 cleanup() {
     [ -n "${writers:-}" ] && kill "$writers" 2>/dev/null || true
     [ -n "${SAMPLER_PID:-}" ] && kill "$SAMPLER_PID" 2>/dev/null || true
+    [ -n "${poller:-}" ] && kill "$poller" 2>/dev/null || true
     bench_cleanup
 }
 trap cleanup EXIT
@@ -52,7 +54,9 @@ start_server
 sql -c "CREATE EXTENSION simhash" -c "CREATE EXTENSION pg_prewarm" \
     -c "CREATE TABLE crawl (id bigserial PRIMARY KEY, sh simhash)" \
     -c "CREATE TABLE samples (at_s int, query_set text, p50_ms float8, p99_ms float8)" \
-    -c "CREATE TABLE page_reads (at_s int, tab text, reads bigint)"
+    -c "CREATE TABLE page_reads (at_s int, tab text, reads bigint)" \
+    -c "CREATE TABLE activity (at timestamptz, merges text, vacuums text, checkpoints bigint)" \
+    -c "CREATE TABLE sample_times (at_s int, query_set text, started timestamptz, ended timestamptz)"
 # a slice of NQ queries for every sample (see time_pair)
 load_workload "$N" "$SEED" "$((NQ * (T / S + 8)))"
 sql -c "SELECT setval('crawl_id_seq', $N)" -c "VACUUM ANALYZE crawl" -c "CHECKPOINT" >/dev/null
@@ -65,6 +69,33 @@ CREATE FUNCTION index_reads(p_ref text) RETURNS TABLE (tab text, reads bigint) L
     SELECT t, pg_stat_get_xact_blocks_fetched((t || '_mih')::regclass) - pg_stat_get_xact_blocks_hit((t || '_mih')::regclass)
     FROM unnest(ARRAY['crawl', p_ref]) t
 $$;
+-- What else runs, read every quarter second by a poller (see below): the growing index's merges
+-- (their phase and rows), the VACUUMs (autovacuum's too: a table's name and phase), and the
+-- checkpoints done so far.
+CREATE FUNCTION note_activity() RETURNS void LANGUAGE plpgsql AS $$
+DECLARE merges text;
+BEGIN
+    IF to_regclass('simhash_mih_merge_progress') IS NOT NULL THEN
+        EXECUTE $q$SELECT string_agg(phase || ' ' || rows_total, ', ') FROM simhash_mih_merge_progress
+                   WHERE indexrelid = 'crawl_mih'::regclass$q$ INTO merges;
+    END IF;
+    INSERT INTO activity SELECT clock_timestamp(), merges,
+        (SELECT string_agg(relid::regclass || ' ' || phase, ', ') FROM pg_stat_progress_vacuum),
+        (SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter);
+END $$;
+-- The poller's readings while query set p_set of sample p_at ran (every set if p_set is NULL), or
+-- a quarter second before or after: a radius set takes less time than that.
+CREATE FUNCTION activity_during(p_at int, p_set text) RETURNS SETOF activity LANGUAGE sql AS $$
+    SELECT a.* FROM activity a
+    JOIN sample_times t ON a.at BETWEEN t.started - interval '0.25 s' AND t.ended + interval '0.25 s'
+    WHERE t.at_s = p_at AND (p_set IS NULL OR t.query_set = p_set)
+$$;
+-- What ran beside a sample: each merge and VACUUM seen, and the checkpoints counted meanwhile.
+CREATE FUNCTION activity_at(p_at int) RETURNS text LANGUAGE sql AS $$
+    SELECT concat_ws('; ', nullif(concat_ws(', ', (SELECT string_agg(DISTINCT m, ', ') FROM activity_during(p_at, NULL), unnest(string_to_array(merges, ', ')) m),
+                                            (SELECT string_agg(DISTINCT v, ', ') FROM activity_during(p_at, NULL), unnest(string_to_array(vacuums, ', ')) v)), ''),
+                     (SELECT nullif(max(checkpoints) - min(checkpoints), 0) || ' checkpoint(s)' FROM activity_during(p_at, NULL)))
+$$;
 -- Every query set of a sample, on slice p_slice of the queries, against p_ref.
 CREATE FUNCTION sample(p_at int, p_ref text, p_slice int) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE t record;
@@ -75,7 +106,9 @@ DECLARE t record;
 BEGIN
     CREATE TEMP TABLE reads_before ON COMMIT DROP AS SELECT * FROM index_reads(p_ref);
     FOR s IN 1..array_length(sets, 1) LOOP
+        INSERT INTO sample_times VALUES (p_at, sets[s], clock_timestamp());
         t := time_pair(sqls[s], ks[s], p_ref, p_slice);
+        UPDATE sample_times SET ended = clock_timestamp() WHERE at_s = p_at AND query_set = sets[s];
         INSERT INTO samples VALUES (p_at, sets[s], t.p50_ms, t.p99_ms), (p_at, 'ref_' || sets[s], t.ref_p50_ms, t.ref_p99_ms);
     END LOOP;
     INSERT INTO page_reads SELECT p_at, CASE WHEN tab = 'crawl' THEN tab ELSE 'ref' END, now.reads - before.reads
@@ -114,7 +147,7 @@ EOF
 # times them twice and keeps the second: fresh indexes as a session that has been querying them
 # sees them.
 coproc SAMPLER { sql -f - 2>&1; }
-printf 'SET ingest.nq = %s;\n' "$NQ" >&"${SAMPLER[1]}"
+printf 'SET pair_timing.nq = %s;\n' "$NQ" >&"${SAMPLER[1]}"
 slice=0
 sample_at() {
     local out
@@ -129,7 +162,8 @@ sample_at() {
 }
 warm_sample_at() {
     sample_at "$@"
-    sql -c "DELETE FROM samples WHERE at_s = $1" -c "DELETE FROM page_reads WHERE at_s = $1"
+    sql -c "DELETE FROM samples WHERE at_s = $1" -c "DELETE FROM page_reads WHERE at_s = $1" \
+        -c "DELETE FROM sample_times WHERE at_s = $1"
     sample_at "$@"
 }
 
@@ -178,17 +212,20 @@ log "writers with the index: $W for $T s, sampling every $S s"
 seq0=$(sql -c "SELECT last_value FROM crawl_id_seq")
 rows_now() { sql -c "SELECT $N + last_value - $seq0 FROM crawl_id_seq"; }
 run_writers "$T" indexed
+# The poller of what runs beside the samples (note_activity), until the writers stop.
+printf 'SELECT note_activity() \\watch 0.25\n' | PGOPTIONS="-c client_min_messages=warning" exec psql -X -q >/dev/null 2>&1 &
+poller=$!
 start=$(date +%s)
 echo
-echo "| s | rows | inserts/s | pending | runs: rows | index MB | radius 3 / 5 / 8 p50 | radius 5 p99 | KNN-10 p50 / p99 | fresh index, same load: r3 / r5 / r8 / KNN p50 | index pages read from outside shared buffers: growing / fresh |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| s | rows | inserts/s | pending | runs: rows | index MB | radius 3 / 5 / 8 p50 | radius 5 p99 | KNN-10 p50 / p99 | fresh index, same load: r3 / r5 / r8 / KNN p50 | index pages read from outside shared buffers: growing / fresh | beside the sample: merges, VACUUMs, checkpoints |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 prev_at=0
 prev_rows=$N
 # One line of the table for the sample at $1 s; the insert rate is since the previous line's.
 line() {
     local rows
     rows=$(rows_now)
-    sql -c "SELECT format('| %s | %s | %s | %s | %s: %s | %s | %s / %s / %s | %s | %s / %s | %s / %s / %s / %s | %s / %s |', $1, $rows,
+    sql -c "SELECT format('| %s | %s | %s | %s | %s: %s | %s | %s / %s / %s | %s | %s / %s | %s / %s / %s / %s | %s / %s | %s |', $1, $rows,
         CASE WHEN $1 > $prev_at THEN round(($rows - $prev_rows)::numeric / ($1 - $prev_at)) END,
         st.pending, st.runs, run_sizes(), pg_relation_size('crawl_mih') / 1048576,
         p50($1, 'radius_3'), p50($1, 'radius_5'), p50($1, 'radius_8'),
@@ -196,7 +233,7 @@ line() {
         p50($1, 'knn_10'), (SELECT round(p99_ms::numeric, 3) FROM samples WHERE at_s = $1 AND query_set = 'knn_10'),
         p50($1, 'ref_radius_3'), p50($1, 'ref_radius_5'), p50($1, 'ref_radius_8'), p50($1, 'ref_knn_10'),
         (SELECT reads FROM page_reads WHERE at_s = $1 AND tab = 'crawl'),
-        (SELECT reads FROM page_reads WHERE at_s = $1 AND tab = 'ref'))
+        (SELECT reads FROM page_reads WHERE at_s = $1 AND tab = 'ref'), activity_at($1))
         FROM index_state() st"
     prev_at=$1
     prev_rows=$rows
@@ -214,6 +251,7 @@ idx_tps=$(tps_of indexed)
 at=$(( $(date +%s) - start ))
 sample_at "$at"
 line "$at"
+kill "$poller"; poller=
 state=$(sql -F' ' -c "SELECT inserted, written FROM index_state()")
 size1=$(sql -c "SELECT pg_relation_size('crawl_mih')")
 last=$at
@@ -230,6 +268,13 @@ sql -c "DROP TABLE crawl_ref" -c "CREATE TABLE crawl_copy AS SELECT * FROM crawl
     -c "SELECT pg_prewarm('crawl_mih'), pg_prewarm('crawl_copy_mih')" >/dev/null
 warm_sample_at -1 crawl_copy
 size2=$(sql -c "SELECT pg_relation_size('crawl_copy_mih')")
+# The grown index once every run and the pending rows are merged into one run: what is left then
+# against the fresh index is the merged run itself; the rest of the grown index's ratio above is
+# what its runs and pending rows cost.
+if [ "$(sql -c "SELECT to_regproc('simhash_mih_merge') IS NOT NULL")" = t ]; then
+    sql -c "SELECT simhash_mih_merge('crawl_mih')" -c "SELECT pg_prewarm('crawl_mih')" >/dev/null
+    warm_sample_at -2 crawl_copy
+fi
 
 echo
 echo "N = $N, $W writers ${RATE:+at $RATE inserts/s }for $T s, $NQ queries a set; $(machine)"
@@ -242,17 +287,34 @@ echo "index size at the end: $((size1 / 1048576)) MB; a fresh index of the same 
 echo
 echo "Each sample's p50 on the growing index / on the fresh reference, timed in turns (the writers' load divides out):"
 echo
-echo "| query set | median sample | worst sample | samples within 1.3x | within 2x or +0.15 ms | fresh at the start / reference | grown, writers stopped, prewarmed / fresh of the same rows |"
-echo "|---|---|---|---|---|---|---|"
+echo "| query set | median sample | worst sample | samples within 1.3x | within 2x or +0.15 ms | fresh at the start / reference | grown, writers stopped, prewarmed / fresh of the same rows | the same, merged into one run |"
+echo "|---|---|---|---|---|---|---|---|"
 sql -c "WITH r AS (SELECT g.at_s, g.query_set, g.p50_ms AS g, f.p50_ms AS f, g.p50_ms / nullif(f.p50_ms, 0) AS x
                    FROM samples g JOIN samples f ON f.at_s = g.at_s AND f.query_set = 'ref_' || g.query_set)
-        SELECT format('| %s | %sx | %sx (at %s s) | %s of %s | %s | %sx | %sx |', query_set,
+        SELECT format('| %s | %sx | %sx (at %s s) | %s of %s | %s | %sx | %sx | %s |', query_set,
                round((percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FILTER (WHERE at_s > 0))::numeric, 2),
                round(max(x) FILTER (WHERE at_s > 0)::numeric, 2),
                (array_agg(at_s ORDER BY x DESC) FILTER (WHERE at_s > 0))[1],
                count(*) FILTER (WHERE at_s > 0 AND x <= 1.3), count(*) FILTER (WHERE at_s > 0),
                count(*) FILTER (WHERE at_s > 0 AND g <= greatest(2 * f, f + 0.15)),
-               round(max(x) FILTER (WHERE at_s = 0)::numeric, 2), round(max(x) FILTER (WHERE at_s = -1)::numeric, 2))
+               round(max(x) FILTER (WHERE at_s = 0)::numeric, 2), round(max(x) FILTER (WHERE at_s = -1)::numeric, 2),
+               coalesce(round(max(x) FILTER (WHERE at_s = -2)::numeric, 2) || 'x', '-'))
+        FROM r GROUP BY query_set ORDER BY query_set"
+echo
+echo "The same ratios by what ran beside the query set (merges of the growing index, VACUUMs of any table):"
+echo
+echo "| query set | a merge running: samples, median | a VACUUM, no merge: samples, median | neither: samples, median |"
+echo "|---|---|---|---|"
+sql -c "WITH r AS (SELECT g.query_set, g.p50_ms / nullif(f.p50_ms, 0) AS x,
+                          CASE WHEN a.merges IS NOT NULL THEN 'merge' WHEN a.vacuums IS NOT NULL THEN 'vacuum' ELSE 'none' END AS beside
+                   FROM samples g JOIN samples f ON f.at_s = g.at_s AND f.query_set = 'ref_' || g.query_set
+                   CROSS JOIN LATERAL (SELECT string_agg(merges, ', ') AS merges, string_agg(vacuums, ', ') AS vacuums
+                                       FROM activity_during(g.at_s, g.query_set)) a
+                   WHERE g.at_s > 0)
+        SELECT format('| %s | %s, %s | %s, %s | %s, %s |', query_set,
+               count(*) FILTER (WHERE beside = 'merge'), coalesce(round((percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FILTER (WHERE beside = 'merge'))::numeric, 2) || 'x', '-'),
+               count(*) FILTER (WHERE beside = 'vacuum'), coalesce(round((percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FILTER (WHERE beside = 'vacuum'))::numeric, 2) || 'x', '-'),
+               count(*) FILTER (WHERE beside = 'none'), coalesce(round((percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FILTER (WHERE beside = 'none'))::numeric, 2) || 'x', '-'))
         FROM r GROUP BY query_set ORDER BY query_set"
 sql -c "SELECT format('index pages read from outside shared buffers by the query sets: growing index %s at the last sample (%s s), %s prewarmed; fresh copy %s',
                sum(reads) FILTER (WHERE at_s = $last AND tab = 'crawl'), $last, sum(reads) FILTER (WHERE at_s = -1 AND tab = 'crawl'),

@@ -9,11 +9,11 @@
 -- sample took before, as a crawler checks new pages: the same queries again would find the
 -- reference's pages for them hot (usage counts, the backend's recent buffers) and the growing
 -- index's, rewritten by a merge meanwhile, cold.
--- The slice is NQ queries, NQ the setting ingest.nq.
+-- The slice is NQ queries, NQ the setting pair_timing.nq.
 CREATE FUNCTION time_pair(p_sql text, p_k int, p_ref text, p_slice int, OUT p50_ms float8, OUT p99_ms float8,
                           OUT ref_p50_ms float8, OUT ref_p99_ms float8) LANGUAGE plpgsql AS $$
 DECLARE q record; t0 timestamptz; ms float8[] := '{}'; ref_ms float8[] := '{}'; ids bigint[]; on_ref bool;
-        nq int := current_setting('ingest.nq')::int;
+        nq int := current_setting('pair_timing.nq')::int;
 BEGIN
     FOR q IN SELECT qid, h FROM queries WHERE qid > (p_slice - 1) * nq AND qid <= p_slice * nq ORDER BY qid LOOP
         FOR side IN 0..1 LOOP

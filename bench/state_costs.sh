@@ -59,7 +59,7 @@ slice=0
 state() {
     slice=$((slice + 1))
     log "$1"
-    sql -c "SET ingest.nq = $NQ" -c "SELECT report('$1', $slice)"
+    sql -c "SET pair_timing.nq = $NQ" -c "SELECT report('$1', $slice)"
 }
 # $1 random hashes, none of the workload's ($2 keeps each call's apart)
 insert() {
