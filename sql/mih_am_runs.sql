@@ -200,4 +200,45 @@ SELECT tier, rows FROM simhash_mih_runs('rb_mih') ORDER BY rows DESC;
 SELECT pending_rows FROM simhash_mih_state('rb_mih');
 SELECT blocks, sorted_rows, live_sorted_rows, pending_rows FROM simhash_mih_check('rb_mih');
 DROP TABLE rt, rq, rb;
+
+-- A session reads pending pages where it last found them (mih_am_pages.c): a TRUNCATE gives the
+-- index a new file with the same block numbers, a new index takes them too, and a temporary index
+-- (its pages in this session's local buffers) has them beside a shared one; every scan of the
+-- session answers from its own index's pages, as the sequential scan does.
+CREATE TABLE ph (id int, sh simhash) WITH (autovacuum_enabled = off);
+CREATE INDEX ph_mih ON ph USING simhash_mih (sh);
+CREATE TEMP TABLE ph_temp (id int, sh simhash);
+CREATE INDEX ph_temp_mih ON ph_temp USING simhash_mih (sh);
+CREATE FUNCTION pg_temp.hashes(tag text) RETURNS SETOF simhash LANGUAGE sql AS $$
+    SELECT ('x' || substr(md5(tag || i), 1, 16))::bit(64)::simhash FROM generate_series(1, 2000) i
+$$;
+-- Rows of ph (or ph_temp) within 3 of the first hashes of each tag, by the index and by a
+-- sequential scan: 'index=seq' lists them when they agree.
+CREATE FUNCTION pg_temp.found(tab text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE by_index text; by_seq text; q text := 'SELECT string_agg(t || '':'' || n, '' '' ORDER BY t) FROM
+        (SELECT t, count(*) FILTER (WHERE hamming(sh, h) <= 3) AS n FROM unnest(ARRAY[''a'', ''b'', ''c'', ''d'']) t,
+         LATERAL (SELECT h FROM pg_temp.hashes(t) h LIMIT 3) hs, LATERAL (SELECT sh FROM %I WHERE hamming(sh, h) <= 3) r
+         GROUP BY t) s';
+BEGIN
+    SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off;
+    EXECUTE format(q, tab) INTO by_index;
+    SET LOCAL enable_seqscan = on; SET LOCAL enable_indexscan = off;
+    EXECUTE format(q, tab) INTO by_seq;
+    RESET enable_seqscan; RESET enable_indexscan; RESET enable_bitmapscan;
+    RETURN CASE WHEN by_index IS NOT DISTINCT FROM by_seq THEN 'index=seq ' || coalesce(by_index, '-')
+                ELSE 'index ' || coalesce(by_index, '-') || ' seq ' || coalesce(by_seq, '-') END;
+END $$;
+INSERT INTO ph SELECT 1, h FROM pg_temp.hashes('a') h;
+INSERT INTO ph_temp SELECT 2, h FROM pg_temp.hashes('b') h;
+SELECT pending_rows FROM simhash_mih_state('ph_mih');
+SELECT pg_temp.found('ph') AS shared, pg_temp.found('ph_temp') AS temporary, pg_temp.found('ph') AS shared_again;
+TRUNCATE ph;
+INSERT INTO ph SELECT 3, h FROM pg_temp.hashes('c') h;
+SELECT pg_temp.found('ph') AS truncated, pg_temp.found('ph_temp') AS temporary;
+DROP INDEX ph_mih;
+CREATE INDEX ph_mih ON ph USING simhash_mih (sh);
+INSERT INTO ph SELECT 4, h FROM pg_temp.hashes('d') h;
+SELECT pending_rows FROM simhash_mih_state('ph_mih');
+SELECT pg_temp.found('ph') AS new_index, pg_temp.found('ph_temp') AS temporary;
+DROP TABLE ph, ph_temp;
 DROP FUNCTION runs_radius_mismatches(int), runs_knn_mismatches(int), runs_all_mismatches(), runs_load(text);
