@@ -9,9 +9,10 @@
 # is what the growing index's state costs under the same load (2 busy writers on a 2-core machine
 # slow both). At the end: the grown index, writers stopped and every page of it in shared buffers,
 # against a fresh index of the same rows (in a copy of the table), in turns, and again once
-# simhash_mih_merge made it one run; its size against that fresh index's; the insert rate and p99 insert latency against the baseline; write amplification
-# (rows written into runs / rows inserted). Each sample also says what ran beside it (the growing
-# index's merges, VACUUMs, checkpoints), and the ratios are split by it at the end.
+# simhash_mih_merge made it one run; its size against that fresh index's; the insert rate and p99
+# insert latency against the baseline; write amplification (rows written into runs / rows
+# inserted). Each sample also says what ran beside it (the growing index's merges, VACUUMs,
+# checkpoints), and the ratios are split by it at the end.
 #
 #   bench/ingest.sh N W T S          e.g. bench/ingest.sh 1000000 2 180 30
 #
