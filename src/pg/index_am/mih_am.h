@@ -220,6 +220,7 @@ extern void mih_check_link(MihWalk *walk, BlockNumber blkno);
 extern void mih_check_items(Relation index, BlockNumber blkno, Page page);
 extern void mih_check_retry(Relation index, const MihMeta *seen);
 extern Buffer mih_read_kind(MihWalk *walk, BlockNumber blkno, uint16 kind, bool chain, int lockmode);
+extern Buffer mih_read_recent(Relation index, BlockNumber blkno, Buffer *hint);
 extern Buffer mih_read_chain_page(MihWalk *walk, BlockNumber blkno, uint16 kind);
 extern Size mih_read_item_chain(Relation index, BlockNumber head, uint16 kind, void *items,
 								Size item_size, Size capacity, bool *recycled);

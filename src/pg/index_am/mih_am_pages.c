@@ -158,12 +158,28 @@ mih_read_kind(MihWalk *walk, BlockNumber blkno, uint16 kind, bool chain, int loc
 }
 
 /*
+ * Block blkno, pinned, through *hint: the buffer it was last found in. ReadRecentBuffer pins that
+ * buffer if it still holds the block, skipping the buffer mapping's lookup; otherwise (a stale hint:
+ * the buffer was given to another page, the index was dropped or truncated) ReadBuffer finds it, and
+ * *hint becomes the buffer found. A hint outside this backend's buffers of the index's kind (a
+ * temporary index's local buffers, a shared index's shared ones) is never tried.
+ */
+Buffer
+mih_read_recent(Relation index, BlockNumber blkno, Buffer *hint)
+{
+	Buffer		b = *hint;
+	bool		fits = RelationUsesLocalBuffers(index) ? (b < 0 && -b <= NLocBuffer) : (b > 0 && b <= NBuffers);
+
+	if (fits && ReadRecentBuffer(sh_rel_locator(index), MAIN_FORKNUM, blkno, b))
+		return b;
+	*hint = ReadBuffer(index, blkno);
+	return *hint;
+}
+
+/*
  * Where this backend last found the chains' pages, by block number modulo CHAIN_HINTS. Every scan
- * reads the whole pending chain, the same pages until the next flush: ReadRecentBuffer skips the
- * buffer mapping's lookup, which cost a scan of 18,000 pending rows about as much as comparing
- * them. ReadRecentBuffer checks that the buffer still holds the block, so a stale hint (another
- * index's, a dropped one's, a buffer given to another page) only costs the lookup it saves; a
- * temporary index's hints are its session's local buffers, never taken for shared ones.
+ * reads the whole pending chain, the same pages until the next flush: the hints skip the buffer
+ * mapping's lookup, which cost a scan of 18,000 pending rows about as much as comparing them.
  */
 #define CHAIN_HINTS		64
 typedef struct MihChainHint
@@ -179,14 +195,13 @@ read_hinted(Relation index, BlockNumber blkno)
 {
 	MihChainHint *hint = &chain_hints[blkno % CHAIN_HINTS];
 
-	if (hint->relid == RelationGetRelid(index) && hint->blkno == blkno && BufferIsValid(hint->buffer) &&
-		BufferIsLocal(hint->buffer) == RelationUsesLocalBuffers(index) &&
-		ReadRecentBuffer(sh_rel_locator(index), MAIN_FORKNUM, blkno, hint->buffer))
-		return hint->buffer;
-	hint->relid = RelationGetRelid(index);
-	hint->blkno = blkno;
-	hint->buffer = ReadBuffer(index, blkno);
-	return hint->buffer;
+	if (hint->relid != RelationGetRelid(index) || hint->blkno != blkno)
+	{
+		hint->relid = RelationGetRelid(index);
+		hint->blkno = blkno;
+		hint->buffer = InvalidBuffer;
+	}
+	return mih_read_recent(index, blkno, &hint->buffer);
 }
 
 /*

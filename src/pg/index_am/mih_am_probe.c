@@ -92,11 +92,7 @@ mih_probe_visit(MihProbe *pr, int table, uint32 p)
 	{
 		mih_check_link(&pr->walk, blkno);
 		/* Probes visit pages at random: most are where this backend last found them. */
-		if (BufferIsValid(*recent) &&
-			ReadRecentBuffer(sh_rel_locator(pr->index), MAIN_FORKNUM, blkno, *recent))
-			pr->buffer = *recent;
-		else
-			pr->buffer = *recent = ReadBuffer(pr->index, blkno);
+		pr->buffer = mih_read_recent(pr->index, blkno, recent);
 	}
 	LockBuffer(pr->buffer, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(pr->buffer);
