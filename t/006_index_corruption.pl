@@ -2,10 +2,12 @@
 # damaged in one way at a time (a chain that loops, a link past the end, a wrong magic number, a
 # table page of another kind, a directory page that claims too many entries, a truncated file, key
 # pages of a compact index whose header claims more values than fit, a filter page that claims too
-# many words or lost its bits, a row of table 1 whose ordinal points past table 0).
+# many words or lost its bits, a row of table 1 whose ordinal points past table 0, a hint page that
+# claims too many buffers).
 # Every operation then either still works or ends with index_corrupted (XX002) naming the index
 # and hinting REINDEX — never another error, a hang (statement_timeout is the fence), or a crash —
 # and the operations that must read the damaged part do end with XX002. REINDEX repairs it.
+# Hints that name wrong buffers are not damage: the index still answers as a sequential scan.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -17,7 +19,7 @@ use constant BLCKSZ => 8192;
 # page; the meta page's fields (MihMeta, layout 3) start after the 24-byte page header.
 use constant { OPAQUE => BLCKSZ - 8, META_MAGIC => 24, META_PENDING_HEAD => 48 };
 use constant { KIND_TABLE0 => 2, KIND_TABLEJ => 3, KIND_FENCE => 4, KIND_PENDING => 5, KIND_FREE => 6,
-    KIND_KEYS => 8, KIND_FILTER => 9 };
+    KIND_KEYS => 8, KIND_FILTER => 9, KIND_HINTS => 10 };
 # A key page (src/pg/index_am/mih_am_keys.h) begins with first (u32) and nvalues (u16).
 use constant KEYS_NVALUES => 28;
 # A table 0 page holds 582 hashes (u64) after the page header, then their tids (block u32 as two
@@ -146,6 +148,10 @@ my @cases = (
         my $b = first_of_kind(KIND_FILTER);
         write_at($b * BLCKSZ + OPAQUE + 2, pack('S', 60000));
       }, [qw(radius radius_probing knn check check_heap)] ],
+    [ 'a hint page claiming more buffers than fit', sub {
+        my $b = first_of_kind(KIND_HINTS);
+        write_at($b * BLCKSZ + OPAQUE + 2, pack('S', 60000));
+      }, [qw(radius radius_probing knn keyless check check_heap)] ],
     # A filter page's words cleared: its structure is sound, but probes would skip rows that are
     # there; the check, which tests every row's block value against the filters, finds it.
     [ 'a filter page that lost its bits', sub {
@@ -196,6 +202,38 @@ for my $case (@cases)
     is($node->safe_psql('postgres', q{SELECT pending_rows >= 0 FROM simhash_mih_check('t_mih')}), 't',
         "$what: after REINDEX the index checks clean");
 }
+
+# The hints of a run's pages name the buffers its writer put them in. Here every hint page's
+# buffers are reversed, so that once the index is read again many name buffers holding other pages
+# of it, and three are replaced by one past shared_buffers, a negative one and none: each is only
+# a hint, and the index answers radius and nearest-neighbour queries as a sequential scan.
+build('');
+$node->stop;
+my $hint_pages = 0;
+for my $b (1 .. blocks() - 1)
+{
+    next unless kind_of($b) == KIND_HINTS;
+    my $n = unpack('S', read_at($b * BLCKSZ + OPAQUE + 2, 2));
+    my @hints = reverse unpack("l$n", read_at($b * BLCKSZ + 24, 4 * $n));
+    @hints[0 .. 2] = (0x7FFFFFFF, -5, 0) if $n >= 3;
+    write_at($b * BLCKSZ + 24, pack("l$n", @hints));
+    $hint_pages++;
+}
+ok($hint_pages >= 3, "every table of the run has hints ($hint_pages pages)");
+$node->start;
+my $answers = q{
+    SELECT k, q.id, array(SELECT id FROM t WHERE hamming(sh, q.sh) <= k ORDER BY id),
+           array(SELECT hamming(sh, q.sh) FROM t ORDER BY sh <-> q.sh LIMIT 10)
+    FROM t q, (VALUES (3), (5), (8), (20)) ks(k) WHERE q.id BETWEEN 1 AND 300 ORDER BY 1, 2};
+# The first pass reads the index into other buffers than the build's; the second uses the hints.
+$node->safe_psql('postgres', "SET enable_seqscan = off; SET enable_bitmapscan = off; $answers");
+my $by_index = $node->safe_psql('postgres', "SET enable_seqscan = off; SET enable_bitmapscan = off; $answers");
+like($node->safe_psql('postgres', "SET enable_seqscan = off; SET enable_bitmapscan = off; EXPLAIN $answers"),
+    qr/Index Scan using t_mih.*Index Scan using t_mih/s, 'both subqueries scan the index');
+is($by_index, $node->safe_psql('postgres', "SET enable_indexscan = off; SET enable_bitmapscan = off; $answers"),
+    'with wrong hints the index answers as a sequential scan');
+is($node->safe_psql('postgres', q{SELECT pending_rows >= 0 FROM simhash_mih_check('t_mih')}), 't',
+    'wrong hints are not damage');
 
 $node->stop;
 done_testing();

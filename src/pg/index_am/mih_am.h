@@ -63,6 +63,7 @@
 #define MIH_PAGE_NULLS		7
 #define MIH_PAGE_KEYS		8	/* tables 1..m-1 of a compact index */
 #define MIH_PAGE_FILTER		9	/* a run's block filter (mih_am_filter.c) */
+#define MIH_PAGE_HINTS		10	/* the buffers a run's table pages were written through */
 
 typedef struct MihPageOpaque
 {
@@ -89,6 +90,8 @@ typedef struct MihFence
 #define MIH_FENCES_PER_PAGE	(MIH_DATA_BYTES / sizeof(MihFence))
 /* filter pages: uint64 words of the bitmap */
 #define MIH_FILTER_WORDS_PER_PAGE	(MIH_DATA_BYTES / sizeof(uint64))
+/* hint pages: Buffer per table page, in the directory's order */
+#define MIH_HINTS_PER_PAGE	(MIH_DATA_BYTES / sizeof(Buffer))
 
 #define MihPageGetOpaque(page)	((MihPageOpaque *) PageGetSpecialPointer(page))
 #define MihPageHashes(page)		((uint64 *) PageGetContents(page))
@@ -109,10 +112,16 @@ typedef struct MihRun
 	BlockNumber filter_head[MIH_MAX_TABLES];	/* the first page of each table's filter */
 	uint32		filter_bits;	/* log2 of the bits of each filter; 0: the run has none */
 	uint32		merging;		/* 1 while the worker merges it into the base run: no small merge
-								 * takes it (in the struct's padding: the layout is unchanged) */
+								 * takes it */
+	/*
+	 * The first page of each table's hints: the buffer each of its pages was written through, so
+	 * that every backend's first visit of a new run's page skips the buffer mapping's lookup
+	 * (mih_read_recent checks each). InvalidBlockNumber: none (a run of layout 2).
+	 */
+	BlockNumber hint_head[MIH_MAX_TABLES];
 } MihRun;
 
-StaticAssertDecl(sizeof(MihRun) == 96, "a run's fields in the meta page: layout 3");
+StaticAssertDecl(sizeof(MihRun) == 120, "a run's fields in the meta page: layout 3");
 
 /* Size tiers (mih_am_merge.c) keep far fewer runs; the meta page has room for this many. */
 #define MIH_MAX_RUNS		32

@@ -265,6 +265,8 @@ read_run(Relation index, const MihMeta *meta, const MihRun *run, MihRows *rows, 
 			blkno = read_page(&walk, blkno, MIH_PAGE_FENCE, true, rows, false);
 		for (BlockNumber blkno = run->filter_head[j]; run->filter_bits > 0 && blkno != InvalidBlockNumber;)
 			blkno = read_page(&walk, blkno, MIH_PAGE_FILTER, true, rows, false);
+		for (BlockNumber blkno = run->hint_head[j]; blkno != InvalidBlockNumber;)
+			blkno = read_page(&walk, blkno, MIH_PAGE_HINTS, true, rows, false);
 	}
 }
 

@@ -110,6 +110,9 @@ mih_check_items(Relation index, BlockNumber blkno, Page page)
 		case MIH_PAGE_FILTER:
 			capacity = MIH_FILTER_WORDS_PER_PAGE;
 			break;
+		case MIH_PAGE_HINTS:
+			capacity = MIH_HINTS_PER_PAGE;
+			break;
 		case MIH_PAGE_KEYS:
 			{
 				const MihKeyPage *kp = MihKeyPageHeader(page);
@@ -449,7 +452,8 @@ convert_layout2(const MihMetaV2 *old, MihMeta *meta)
 		meta->runs[0].table_pages[j] = !used ? 0 : j < 4 ? old->table_pages[j] : old->more_table_pages[j - 4];
 		meta->runs[0].fence_head[j] = !used ? InvalidBlockNumber :
 			j < 4 ? old->fence_head[j] : old->more_fence_head[j - 4];
-		meta->runs[0].filter_head[j] = InvalidBlockNumber;	/* layout 2 had no filters */
+		meta->runs[0].filter_head[j] = InvalidBlockNumber;	/* layout 2 had no filters, */
+		meta->runs[0].hint_head[j] = InvalidBlockNumber;	/* nor hints */
 	}
 }
 
@@ -601,6 +605,14 @@ read_directory(Relation index, const MihMeta *meta, const MihRun *run, bool *rec
 			dir->blocks[j][p] = fences[p].blkno;
 		}
 		pfree(fences);
+		if (run->hint_head[j] != InvalidBlockNumber)
+		{
+			n = mih_read_item_chain(index, run->hint_head[j], MIH_PAGE_HINTS, dir->recent[j], sizeof(Buffer),
+									pages, recycled);
+			if (n != pages && !(recycled && *recycled))
+				mih_corrupt(index, run->hint_head[j], "the hints list %zu of the %u pages of table %d",
+							n, pages, j);
+		}
 	}
 	mih_read_filters(index, meta, run, dir, recycled);
 	return dir;

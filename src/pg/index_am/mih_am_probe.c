@@ -395,8 +395,8 @@ prefetch_value(const MihProbe *pr, uint32 v, uint32 lo)
 	if (p >= npages)
 		return;
 	buffer = pr->dir->recent[pr->table][p];
-	if (buffer <= 0)
-		return;					/* none yet, or a local buffer */
+	if (buffer <= 0 || buffer > NBuffers)
+		return;					/* none yet, a local buffer, or a hint from a server with more */
 	block = (char *) BufferGetBlock(buffer);
 	first = fences[p];
 	last = p + 1 < npages ? fences[p + 1] : pr->mask;

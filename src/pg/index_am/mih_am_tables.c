@@ -85,10 +85,20 @@ mih_merge_refs(const MihRef *in, const Size *start, int k, MihRef *out)
 	}
 }
 
-/* Writes table j in the order of refs, noting each page's fence in dir. */
+/* Writes a new page from its image, noting its block in *blkno and its buffer in *hint. */
+static void
+write_page(Relation index, Page image, BlockNumber *blkno, Buffer *hint)
+{
+	Buffer		buffer = mih_new_buffer(index);
+
+	*hint = buffer;
+	*blkno = mih_write_image(index, buffer, image);
+}
+
+/* Writes table j in the order of refs, noting each page's fence in dir and its buffer in hints. */
 static uint32
 write_table(Relation index, int m, int j, uint64 build_id, const uint64 *hashes,
-			const ItemPointerData *tids, Size n, const MihRef *refs, MihFence *dir)
+			const ItemPointerData *tids, Size n, const MihRef *refs, MihFence *dir, Buffer *hints)
 {
 	Size		per_page = j == 0 ? MIH_ROWS_PER_PAGE : MIH_REFS_PER_PAGE;
 	Size		pages = (n + per_page - 1) / per_page;
@@ -119,7 +129,7 @@ write_table(Relation index, int m, int j, uint64 build_id, const uint64 *hashes,
 				MihPageOrdinals(page)[i] = ord;
 		}
 		dir[p].first_value = sh_mih_block_value(page_hashes[0], m, j);
-		dir[p].blkno = mih_write_image(index, mih_new_buffer(index), page);
+		write_page(index, page, &dir[p].blkno, &hints[p]);
 	}
 	return (uint32) pages;
 }
@@ -145,13 +155,14 @@ mih_key_items(const uint64 *hashes, Size n, int m, int j, Size *nitems)
 }
 
 /*
- * Writes key table j, noting each page's fence in dir (room for dir_cap pages). Pages
+ * Writes key table j, noting each page's fence in dir and its buffer in hints (room for dir_cap
+ * pages). Pages
  * are dense (a start for every block value they span) when the table has at least as many rows as
  * block values, sparse (the values present, then their starts) otherwise.
  */
 static uint32
 write_key_table(Relation index, int m, int j, uint64 build_id, const uint64 *hashes, Size n,
-				MihFence *dir, Size dir_cap)
+				MihFence *dir, Buffer *hints, Size dir_cap)
 {
 	bool		sparse = (double) n < (double) (UINT64_C(1) << sh_mih_block_len(m, j));
 	Size		nitems;
@@ -207,7 +218,7 @@ write_key_table(Relation index, int m, int j, uint64 build_id, const uint64 *has
 		if (pages >= dir_cap)
 			elog(ERROR, "simhash_mih: key table %d needs more than %zu pages", j, dir_cap);
 		dir[pages].first_value = first;
-		dir[pages].blkno = mih_write_image(index, mih_new_buffer(index), page);
+		write_page(index, page, &dir[pages].blkno, &hints[pages]);
 		pages++;
 	}
 	pfree(items);
@@ -243,6 +254,7 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 	 */
 	Size		dir_cap = n / 512 + 2;
 	MihFence   *dir = palloc_extended(dir_cap * sizeof(MihFence), MCXT_ALLOC_HUGE);
+	Buffer	   *hints = palloc_extended(dir_cap * sizeof(Buffer), MCXT_ALLOC_HUGE);
 	uint64	   *sorted_hashes;
 	ItemPointerData *sorted_tids;
 	bool		fill = presorted && presorted->fill_table;
@@ -287,32 +299,30 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 		uint32		pages;
 
 		if (j > 0 && compact)
+			pages = write_key_table(index, m, j, run->build_id, hashes, n, dir, hints, dir_cap);
+		else
 		{
-			pages = write_key_table(index, m, j, run->build_id, hashes, n, dir, dir_cap);
-			run->table_pages[j] = pages;
-			run->fence_head[j] = mih_write_item_chain(index, MIH_PAGE_FENCE, dir, sizeof(MihFence), pages);
-			if (progress)
-				pgstat_progress_update_param(progress->done, (int64) n * (j + 1));
-			continue;
+			if (j > 0 && fill)
+				presorted->fill_table(presorted->arg, j, ordinal, refs, n);
+			else if (j > 0)
+			{
+				fill_refs(refs, hashes, n, m, j);
+				mih_sort_refs(refs, n);
+			}
+			pages = write_table(index, m, j, run->build_id, hashes, tids, n, refs, dir, hints);
 		}
-		if (j > 0 && fill)
-			presorted->fill_table(presorted->arg, j, ordinal, refs, n);
-		else if (j > 0)
-		{
-			fill_refs(refs, hashes, n, m, j);
-			mih_sort_refs(refs, n);
-		}
-		pages = write_table(index, m, j, run->build_id, hashes, tids, n, refs, dir);
 		run->table_pages[j] = pages;
 		run->fence_head[j] = mih_write_item_chain(index, MIH_PAGE_FENCE, dir, sizeof(MihFence), pages);
+		run->hint_head[j] = mih_write_item_chain(index, MIH_PAGE_HINTS, hints, sizeof(Buffer), pages);
 		if (progress)
 			pgstat_progress_update_param(progress->done, (int64) n * (j + 1));
 	}
 	for (int j = m; j < MIH_MAX_TABLES; j++)
-		run->fence_head[j] = InvalidBlockNumber;
+		run->fence_head[j] = run->hint_head[j] = InvalidBlockNumber;
 	mih_write_filters(index, hashes, n, m, run);
 	if (ordinal)
 		pfree(ordinal);
 	pfree(refs);
 	pfree(dir);
+	pfree(hints);
 }
