@@ -156,9 +156,8 @@ mih_key_items(const uint64 *hashes, Size n, int m, int j, Size *nitems)
 
 /*
  * Writes key table j, noting each page's fence in dir and its buffer in hints (room for dir_cap
- * pages). Pages
- * are dense (a start for every block value they span) when the table has at least as many rows as
- * block values, sparse (the values present, then their starts) otherwise.
+ * pages). Pages are dense (a start for every block value they span) when the table has at least as
+ * many rows as block values, sparse (the values present, then their starts) otherwise.
  */
 static uint32
 write_key_table(Relation index, int m, int j, uint64 build_id, const uint64 *hashes, Size n,
