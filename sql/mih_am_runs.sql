@@ -185,12 +185,14 @@ BEGIN
         FROM generate_series(1, 1000) i;
     END LOOP;
 END $$;
--- Until the worker is done: no tier above the smallest has four runs, and no worker runs.
+-- Until the worker is done: no small tier has four runs (the worker also merges the smallest's,
+-- should an inserter have found the small merges' lock taken while it chose its runs), and no
+-- worker runs.
 DO $$
 BEGIN
     FOR i IN 1..600 LOOP
         EXIT WHEN NOT EXISTS (SELECT FROM pg_stat_activity WHERE backend_type = 'simhash_mih merge')
-            AND NOT EXISTS (SELECT FROM simhash_mih_runs('rb_mih') WHERE tier BETWEEN 1 AND 2
+            AND NOT EXISTS (SELECT FROM simhash_mih_runs('rb_mih') WHERE tier BETWEEN 0 AND 2
                             GROUP BY tier HAVING count(*) >= 4);
         PERFORM pg_sleep(0.1);
         PERFORM pg_stat_clear_snapshot();

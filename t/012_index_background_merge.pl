@@ -317,5 +317,59 @@ is($node->safe_psql('postgres', 'SELECT mismatches(12)'), '0', 'the index answer
 is($node->safe_psql('postgres', q{SELECT live_sorted_rows + pending_rows = (SELECT count(*) FROM t) FROM simhash_mih_check('t_mih')}),
     't', 'and passes simhash_mih_check');
 
+# The worker marks the runs of its merges of small runs too, and merges them without the small
+# merges' lock (LOCK_RUNS, the index's page lock 1), so that the inserters' merges go on beside
+# it. One flush at a time until tiers 0, 1 and 2 of t2 hold three runs each: the next flush makes
+# a fourth run of each tier in turn (the inserter merges tier 0, the worker tiers 1 and 2), and the
+# worker's merge of tier 2 (4 x 74,512 rows) is killed.
+$node->safe_psql('postgres', 'ALTER SYSTEM RESET max_worker_processes');
+$node->restart;
+my $one_flush = q{
+    INSERT INTO t2 (sh) SELECT ('x' || substr(md5(random()::text), 1, 16))::bit(64)::simhash
+    FROM generate_series(1, (SELECT pending_limit_rows - pending_rows + 1 FROM simhash_mih_state('t2_mih')))};
+my $small_due = q{SELECT count(*) FROM (SELECT FROM simhash_mih_runs('t2_mih') WHERE tier <= 2 AND NOT merging
+                                       GROUP BY tier HAVING count(*) >= 4) s};
+for (1 .. 100)
+{
+    last if $node->safe_psql('postgres', $tiers) eq '0:3 1:3 2:3';
+    $node->safe_psql('postgres', $one_flush);
+    for (1 .. 600)
+    {
+        last if $node->safe_psql('postgres', $worker_active) eq '0' && $node->safe_psql('postgres', $small_due) eq '0';
+        usleep(50_000);
+    }
+}
+is($node->safe_psql('postgres', $tiers), '0:3 1:3 2:3', 'three runs in each small tier');
+$node->safe_psql('postgres', 'CREATE TABLE worker_locks (rows_total bigint, holds_runs_lock bool)');
+$killer = background_loop(q{
+    INSERT INTO worker_locks
+    SELECT m.rows_total, EXISTS (SELECT FROM pg_locks l WHERE l.pid = m.pid AND l.locktype = 'page'
+                                 AND l.relation = 't2_mih'::regclass AND l.page = 1 AND l.granted)
+    FROM simhash_mih_merge_progress m JOIN pg_stat_activity a USING (pid)
+    WHERE a.backend_type = 'simhash_mih merge' AND m.phase IN ('reading runs', 'writing tables');},
+    q{EXISTS (SELECT FROM simhash_mih_merge_progress m JOIN pg_stat_activity a USING (pid)
+              WHERE a.backend_type = 'simhash_mih merge' AND m.rows_total >= 4 * 74496
+                AND pg_terminate_backend(m.pid))});
+$node->safe_psql('postgres', $one_flush);
+$killer->quit;
+is($node->safe_psql('postgres', q{SELECT count(*) FILTER (WHERE rows_total >= 4 * 74496) > 0
+                                         AND NOT bool_or(holds_runs_lock) FROM worker_locks}),
+    't', "the worker merged tier 2 without the small merges' lock");
+$marked = q{SELECT count(*) FILTER (WHERE merging) || ' ' || coalesce(sum(rows) FILTER (WHERE merging), 0)
+            FROM simhash_mih_runs('t2_mih')};
+is($node->safe_psql('postgres', $marked), '4 298048', 'a worker killed in its merge of tier 2 leaves its four runs marked');
+$node->safe_psql('postgres', 'ALTER SYSTEM SET max_worker_processes = 0');
+$node->restart;
+$node->safe_psql('postgres', $one_flush) for 1 .. 4;
+is($node->safe_psql('postgres', q{SELECT string_agg(tier || ':' || merging || ':' || n, ' ' ORDER BY tier, merging) FROM
+                                  (SELECT tier, merging, count(*) n FROM simhash_mih_runs('t2_mih') GROUP BY 1, 2) s}),
+    '1:false:1 2:true:4', 'the inserters merge the runs flushed since beside the marked ones');
+$node->safe_psql('postgres', 'VACUUM t2');
+is($node->safe_psql('postgres', q{SELECT string_agg(tier || ':' || rows || ':' || merging, ' ' ORDER BY tier)
+                                  FROM simhash_mih_runs('t2_mih')}),
+    '1:18628:false 3:298048:false', 'VACUUM clears the marks and merges the runs of tier 2');
+is($node->safe_psql('postgres', q{SELECT live_sorted_rows + pending_rows = (SELECT count(*) FROM t2) FROM simhash_mih_check('t2_mih')}),
+    't', 'every row of t2 is in its index once and every run passes simhash_mih_check');
+
 $node->stop;
 done_testing();

@@ -111,8 +111,8 @@ typedef struct MihRun
 	BlockNumber fence_head[MIH_MAX_TABLES];	/* the first page of each table's directory */
 	BlockNumber filter_head[MIH_MAX_TABLES];	/* the first page of each table's filter */
 	uint32		filter_bits;	/* log2 of the bits of each filter; 0: the run has none */
-	uint32		merging;		/* 1 while the worker merges it into the base run: no small merge
-								 * takes it */
+	uint32		merging;		/* 1 while the background worker merges it: no inserter's
+								 * merge takes it */
 	/*
 	 * The first page of each table's hints: the buffer each of its pages was written through, so
 	 * that every backend's first visit of a new run's page skips the buffer mapping's lookup

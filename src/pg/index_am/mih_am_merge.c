@@ -30,20 +30,19 @@
  * (leveled again: a merge every flush or two while that run is small). The inserter that flushes
  * merges the smallest tier (INSERTER_TIERS: tens of milliseconds); the other small merges, big
  * ones and those beside and into the base go to a background worker (mih_am_worker.c) it starts,
- * which runs them while flushes, scans, inserts and small merges go on (a merge into the base
- * takes small runs too: the worker waits out an inserter's small merge and marks the runs it takes
- * in the meta page; small merges leave marked runs and merge the ones flushed meanwhile).
+ * which runs them while flushes, scans, inserts and small merges go on (its merges take small runs
+ * too: the worker waits out an inserter's small merge and marks the runs it takes in the meta page;
+ * inserters' small merges leave marked runs and merge the ones flushed meanwhile).
  * VACUUM does every merge due, and simhash_mih_merge merges every run into one. The rows written
  * by flushes and merges over the rows inserted are the write amplification (simhash_mih_state).
  *
  * Locks. Heavyweight locks on tags of the index (page locks, as ginInsertCleanup's on GIN's meta
  * page; they name no real page): LOCK_PENDING is held by a flush and by VACUUM while it cleans the
- * pending and sealed chains; LOCK_RUNS by a merge of small runs (an inserter's or the worker's,
- * also of the runs beside the base) and by the worker's merge into the base while it marks the
- * runs it takes; LOCK_BIG by the worker throughout; both by VACUUM while it cleans the runs and by
- * a merge of every run. A merge of big runs or into the base and one of small runs choose disjoint
- * runs (by size, or marked and not), so they may run at once: each installs its run by removing
- * just the runs it chose. No flush or merge can copy a row VACUUM is removing (a heap tid it
+ * pending and sealed chains; LOCK_RUNS by an inserter's merge of small runs and by the worker
+ * while it chooses and marks the runs of its next merge; LOCK_BIG by the worker throughout; both
+ * by VACUUM while it cleans the runs and by a merge of every run. The worker's merge and an
+ * inserter's choose disjoint runs (marked and not), so they may run at once: each installs its run
+ * by removing just the runs it chose. No flush or merge can copy a row VACUUM is removing (a heap tid it
  * removed may be reused at once), and VACUUM cleans every row once: the pending rows before they
  * can become a run, the runs after. A merge of every run that changes the tables' shape (another
  * table count, or the compact option changed) also holds LOCK_PENDING throughout, so that no flush
@@ -584,17 +583,14 @@ choose_small(const MihMeta *meta, bool *chosen, uint64 limit, int tiers)
 }
 
 /*
- * The small tiers a merge may take: an inserter's INSERTER_TIERS, or every one once runs pile up;
- * the worker's every one while it holds LOCK_RUNS (runs_locked), none otherwise; VACUUM's and a
- * merge of every run every one.
+ * The small tiers an inserter's merge may take: INSERTER_TIERS, or every one once runs pile up;
+ * VACUUM's and a merge of every run every one (the worker's: choose_worker).
  */
 static int
-small_tiers(MihMergeMode mode, const MihMeta *meta, bool runs_locked)
+small_tiers(MihMergeMode mode, const MihMeta *meta)
 {
 	if (mode == MIH_MERGE_INSERTER)
 		return meta->nruns < MIH_MAX_RUNS / 2 ? INSERTER_TIERS : MIH_BIG_TIER;
-	if (mode == MIH_MERGE_BIG)
-		return runs_locked ? MIH_BIG_TIER : 0;
 	return MIH_BIG_TIER;
 }
 
@@ -681,13 +677,13 @@ choose_level(Relation index, const MihMeta *meta, bool *chosen, uint64 limit)
 }
 
 /*
- * Whether a merge of small runs is due that an inserter leaves to the worker: of the tiers above
- * INSERTER_TIERS, or of the runs beside the base.
+ * Whether a merge of small runs is due for the worker: of the tiers from lowest on (those above
+ * INSERTER_TIERS are left to it), or of the runs beside the base.
  */
 static bool
-worker_small_due(Relation index, const MihMeta *meta, uint64 limit)
+worker_small_due(Relation index, const MihMeta *meta, uint64 limit, int lowest)
 {
-	return full_tier(meta, limit, INSERTER_TIERS, MIH_BIG_TIER) >= 0 ||
+	return full_tier(meta, limit, lowest, MIH_BIG_TIER) >= 0 ||
 		choose_level(index, meta, NULL, limit) > 0;
 }
 
@@ -705,7 +701,7 @@ choose_big(const MihMeta *meta, bool *chosen, uint64 limit)
  * MIH_MERGE_DUE, if the table count or layout the options ask for changed or a merge into the base
  * run is due), else the small runs due in the lowest tiers it may take (tiers, from small_tiers),
  * else the big ones (not in MIH_MERGE_INSERTER). Marks them in chosen[]; returns their rows, 0 if
- * nothing is due. The worker's merge into the base run is chosen by choose_base.
+ * nothing is due. The worker's merges are chosen by choose_worker.
  */
 static uint64
 choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, int tiers, uint64 limit,
@@ -737,7 +733,7 @@ choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, int tiers, u
 	return rows;
 }
 
-/* Whether a merge into the base run marked any run of this meta page. */
+/* Whether a merge of the worker marked any run of this meta page. */
 static bool
 any_run_merging(const MihMeta *meta)
 {
@@ -748,58 +744,73 @@ any_run_merging(const MihMeta *meta)
 }
 
 /*
- * Marks every run as one a merge into the base run takes (mark), if such a merge is due (limit),
- * or unmarks them, if any is marked; in one change of the meta page. Returns whether it changed
- * it; *meta, if given, gets the meta page as changed.
+ * Marks the chosen runs of meta (a copy read under LOCK_RUNS, so that no other merge removes any
+ * of them) as the worker's (mark), or unmarks every run (!mark), in one change of the meta page.
+ * Runs flushed since the copy was read are not chosen and stay unmarked.
  */
-static bool
-set_merging(Relation index, bool mark, uint64 limit, MihMeta *meta)
+static void
+set_merging(Relation index, bool mark, const MihMeta *meta, const bool *chosen)
 {
 	Buffer		meta_buf = ReadBuffer(index, MIH_META_BLKNO);
 	GenericXLogState *state = GenericXLogStart(index);
 	MihMeta    *page_meta = mih_begin_meta_change(index, meta_buf, state);
-	bool		change = mark ? base_merge_due(index, page_meta, limit)
-		: any_run_merging(page_meta);
 
-	if (change)
+	for (uint32 r = 0; r < page_meta->nruns; r++)
 	{
-		for (uint32 r = 0; r < page_meta->nruns; r++)
-			page_meta->runs[r].merging = mark ? 1 : 0;
-		if (meta)
-			memcpy(meta, page_meta, sizeof(MihMeta));
-		GenericXLogFinish(state);
+		bool		take = false;
+
+		for (uint32 s = 0; mark && s < meta->nruns; s++)
+			if (chosen[s] && meta->runs[s].build_id == page_meta->runs[r].build_id)
+				take = true;
+		page_meta->runs[r].merging = take ? 1 : 0;
 	}
-	else
-		GenericXLogAbort(state);
+	GenericXLogFinish(state);
 	UnlockReleaseBuffer(meta_buf);
-	return change;
 }
 
 /*
- * The worker's merge into the base run: every run, chosen under LOCK_RUNS (it waits out an
- * inserter's small merge) and marked as merging in the meta page, so that small merges leave them
- * while it merges and inserters can merge the runs their flushes add meanwhile (a merge into a
- * base of 20M rows takes seconds, in which flushes add a dozen runs). Returns their rows, 0 if the
- * merge is no longer due; *meta gets the meta page as marked.
+ * The worker's next merge: every run into the base run if that is due, else of the small runs of
+ * any tier (the smallest's too, should an inserter have found LOCK_RUNS taken: the worker leaves
+ * no full tier behind) or of the runs beside the base, else of big runs. Runs an inserter might
+ * take are chosen under LOCK_RUNS (the worker waits out an inserter's small merge) and marked as
+ * merging in the meta page, and the lock is released before the merge: so inserters leave them
+ * and go on merging the runs their flushes add meanwhile (a merge into a base of 20M rows takes
+ * seconds, one of tier 2 into a big run about one, in which flushes add a dozen runs). Big runs
+ * are the worker's alone. Marks them in chosen[]; returns their rows, 0 if nothing is due.
  */
 static uint64
-choose_base(Relation index, MihMeta *meta, bool *chosen, uint64 limit)
+choose_worker(Relation index, MihMeta *meta, bool *chosen, uint64 limit)
 {
-	bool		marked;
+	uint64		rows = 0;
+	bool		reshape;
 
-	LockPage(index, LOCK_RUNS, ExclusiveLock);
-	marked = set_merging(index, true, limit, meta);
-	UnlockPage(index, LOCK_RUNS, ExclusiveLock);
-	for (uint32 r = 0; r < MIH_MAX_RUNS; r++)
-		chosen[r] = marked && r < meta->nruns;
-	return marked ? mih_sorted_rows(meta) : 0;
+	memset(chosen, 0, MIH_MAX_RUNS * sizeof(bool));
+	if (base_merge_due(index, meta, limit) || worker_small_due(index, meta, limit, 0))
+	{
+		LockPage(index, LOCK_RUNS, ExclusiveLock);
+		mih_read_meta(index, meta);
+		if (base_merge_due(index, meta, limit))
+		{
+			for (uint32 r = 0; r < meta->nruns; r++)
+				chosen[r] = true;
+			rows = mih_sorted_rows(meta);
+		}
+		else
+			rows = choose_runs(index, meta, MIH_MERGE_BIG, MIH_BIG_TIER, limit, chosen, &reshape);
+		if (rows > 0)
+			set_merging(index, true, meta, chosen);
+		UnlockPage(index, LOCK_RUNS, ExclusiveLock);
+	}
+	if (rows == 0)
+		rows = choose_big(meta, chosen, limit);
+	return rows;
 }
 
 /*
- * Unmarks the runs a merge into the base run marked and never replaced (it failed: an error, a
- * crash). Called with LOCK_BIG, which that merge held throughout, just taken: so no run is marked
- * but by a failed merge, and a copy of the meta page says whether one is, without the exclusive
- * lock that every VACUUM and worker merge would otherwise take here.
+ * Unmarks the runs a merge of the worker marked and never replaced (it failed: an error, a crash).
+ * Called with LOCK_BIG, which the worker holds throughout, just taken: so no run is marked but by
+ * a failed merge, and a copy of the meta page says whether one is, without the exclusive lock
+ * that every VACUUM and worker merge would otherwise take here.
  */
 static void
 clear_merging(Relation index)
@@ -808,7 +819,7 @@ clear_merging(Relation index)
 
 	mih_read_meta(index, &meta);
 	if (any_run_merging(&meta))
-		set_merging(index, false, 0, NULL);
+		set_merging(index, false, &meta, NULL);
 }
 
 /*
@@ -823,7 +834,7 @@ mih_big_merge_due(Relation index)
 
 	mih_read_meta(index, &meta);
 	if (count_big(&meta, limit) <= MIH_BIG_RUNS && !base_merge_due(index, &meta, limit) &&
-		!worker_small_due(index, &meta, limit))
+		!worker_small_due(index, &meta, limit, INSERTER_TIERS))
 		return false;
 	if (!ConditionalLockPage(index, LOCK_BIG, ExclusiveLock))
 		return false;
@@ -845,7 +856,7 @@ progress_phase(int64 phase, uint64 rows_total, uint64 rows_done)
 
 /*
  * Merges the chosen runs into one; the caller keeps other merges off them (its merge lock, or the
- * marks of choose_base). Returns the rows written.
+ * marks of choose_worker). Returns the rows written.
  */
 static uint64
 merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool reshape,
@@ -944,7 +955,7 @@ merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool resha
 /*
  * The merge locks a mode takes: an inserter's only LOCK_RUNS and the worker's only LOCK_BIG, if
  * no other backend holds it (false then); VACUUM's and a merge of every run both, waiting. Whoever
- * takes LOCK_BIG clears the marks of a failed merge into the base run.
+ * takes LOCK_BIG clears the marks of a failed merge of the worker.
  */
 static bool
 lock_for_mode(Relation index, MihMergeMode mode)
@@ -993,33 +1004,20 @@ mih_merge(Relation index, MihMergeMode mode)
 		MihMeta		meta;
 		bool		chosen[MIH_MAX_RUNS];
 		bool		reshape = false;
-		bool		runs_locked = false;
 		uint64		rows;
 
 		CHECK_FOR_INTERRUPTS();
 		mih_read_meta(index, &meta);
-		if (mode == MIH_MERGE_BIG && base_merge_due(index, &meta, limit))
-			rows = choose_base(index, &meta, chosen, limit);
+		if (mode == MIH_MERGE_BIG)
+			rows = choose_worker(index, &meta, chosen, limit);
 		else
-		{
-			/* The worker's small merges take LOCK_RUNS, as an inserter's: they choose by tier. */
-			if (mode == MIH_MERGE_BIG && worker_small_due(index, &meta, limit))
-			{
-				LockPage(index, LOCK_RUNS, ExclusiveLock);
-				runs_locked = true;
-				mih_read_meta(index, &meta);
-			}
-			rows = choose_runs(index, &meta, mode, small_tiers(mode, &meta, runs_locked), limit,
-							   chosen, &reshape);
-		}
+			rows = choose_runs(index, &meta, mode, small_tiers(mode, &meta), limit, chosen, &reshape);
 		if (rows > 0)
 		{
 			pgstat_progress_update_multi_param(4, params, values);
 			reported = true;
 			written += merge_chosen(index, &meta, chosen, reshape, rows);
 		}
-		if (runs_locked)
-			UnlockPage(index, LOCK_RUNS, ExclusiveLock);
 		if (rows == 0 || mode == MIH_MERGE_ALL || reshape)
 			break;
 	}

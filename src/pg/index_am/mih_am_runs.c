@@ -57,7 +57,7 @@ simhash_mih_merge(PG_FUNCTION_ARGS)
 
 /*
  * One row a run: its place, size tier, rows (dead ones included), pages of table 0 and whether the
- * worker is merging it into the base run.
+ * background worker is merging it.
  */
 Datum
 simhash_mih_runs(PG_FUNCTION_ARGS)

@@ -81,9 +81,14 @@ simhash_mih_merge_worker(Datum arg)
 		heap = try_relation_open(heapoid, RowExclusiveLock);
 	if (heap != NULL)
 		index = try_relation_open(indexoid, RowExclusiveLock);
+	/*
+	 * Once it lets go of the worker's lock, it looks again: an inserter whose flush made a merge
+	 * due while this worker still held the lock started no other worker.
+	 */
 	if (index != NULL && index->rd_rel->relkind == RELKIND_INDEX &&
 		IndexGetRelation(indexoid, true) == heapoid && index->rd_indam->aminsert == mih_insert)
-		mih_merge_reported(index, MIH_MERGE_BIG);
+		while (mih_merge_reported(index, MIH_MERGE_BIG) > 0 && mih_big_merge_due(index))
+			;
 	if (index != NULL)
 		relation_close(index, RowExclusiveLock);
 	if (heap != NULL)
