@@ -38,19 +38,19 @@
  *
  * Locks. Heavyweight locks on tags of the index (page locks, as ginInsertCleanup's on GIN's meta
  * page; they name no real page): LOCK_PENDING is held by a flush and by VACUUM while it cleans the
- * pending and sealed chains; LOCK_RUNS by an inserter's merge of small runs and by the worker
- * while it chooses and marks the runs of its next merge; LOCK_BIG by the worker throughout; both
- * by VACUUM while it cleans the runs and by a merge of every run. The worker's merge and an
- * inserter's choose disjoint runs (marked and not), so they may run at once: each installs its run
- * by removing just the runs it chose. No flush or merge can copy a row VACUUM is removing (a heap tid it
+ * pending and sealed chains; LOCK_RUNS by an inserter's merge of small runs and by the worker while
+ * it chooses and marks the runs of its next merge; LOCK_BIG by the worker throughout; both by
+ * VACUUM while it cleans the runs and by a merge of every run. The worker's merge and an inserter's
+ * choose disjoint runs (marked and not), so they may run at once: each installs its run by removing
+ * just the runs it chose. No flush or merge can copy a row VACUUM is removing (a heap tid it
  * removed may be reused at once), and VACUUM cleans every row once: the pending rows before they
  * can become a run, the runs after. A merge of every run that changes the tables' shape (another
  * table count, or the compact option changed) also holds LOCK_PENDING throughout, so that no flush
  * adds a run of the old shape meanwhile: inserters wait for it once the pending rows reach twice
  * the limit. A fourth lock, LOCK_RECYCLE, is held while old pages are recycled (below): only one
  * backend may wait for the meta page's pins at a time. The order is LOCK_BIG, LOCK_RUNS,
- * LOCK_PENDING, LOCK_RECYCLE; a flush releases LOCK_PENDING before it recycles, so a long scan
- * that delays the recycling delays that one inserter, not the others' flushes.
+ * LOCK_PENDING, LOCK_RECYCLE; a flush releases LOCK_PENDING before it recycles, so a long scan that
+ * delays the recycling delays that one inserter, not the others' flushes.
  *
  * Recycling. Pages of a run or chain that was replaced are freed only once no scan can still read
  * them: every scan pins the meta page while it reads what its copy describes, so the flush or
