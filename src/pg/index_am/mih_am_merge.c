@@ -782,7 +782,6 @@ static uint64
 choose_worker(Relation index, MihMeta *meta, bool *chosen, uint64 limit)
 {
 	uint64		rows = 0;
-	bool		reshape;
 
 	memset(chosen, 0, MIH_MAX_RUNS * sizeof(bool));
 	if (base_merge_due(index, meta, limit) || worker_small_due(index, meta, limit, 0))
@@ -795,8 +794,8 @@ choose_worker(Relation index, MihMeta *meta, bool *chosen, uint64 limit)
 				chosen[r] = true;
 			rows = mih_sorted_rows(meta);
 		}
-		else
-			rows = choose_runs(index, meta, MIH_MERGE_BIG, MIH_BIG_TIER, limit, chosen, &reshape);
+		else if ((rows = choose_level(index, meta, chosen, limit)) == 0)
+			rows = choose_small(meta, chosen, limit, MIH_BIG_TIER);
 		if (rows > 0)
 			set_merging(index, true, meta, chosen);
 		UnlockPage(index, LOCK_RUNS, ExclusiveLock);
