@@ -325,7 +325,7 @@ extern uint64 mih_pending_limit_rows(Relation index);
 extern uint64 mih_flush(Relation index, bool wait, uint64 min_rows);
 extern uint64 mih_merge(Relation index, MihMergeMode mode);
 extern uint64 mih_merge_reported(Relation index, MihMergeMode mode);
-extern bool mih_big_merge_due(Relation index);
+extern bool mih_big_merge_due(Relation index, bool worker);
 extern void mih_lock_runs(Relation index);
 extern void mih_unlock_runs(Relation index);
 extern void mih_lock_pending(Relation index);

@@ -823,17 +823,19 @@ clear_merging(Relation index)
 
 /*
  * Whether a merge of big runs or into the base run is due and none is under way: the worker's work
- * (mih_am_worker.c).
+ * (mih_am_worker.c). For the worker looking again (worker), also a full smallest tier: an inserter
+ * whose flush filled it while the worker held LOCK_RUNS to choose left it, and if that choice was
+ * the worker's last, no merge of either takes it until the next flush.
  */
 bool
-mih_big_merge_due(Relation index)
+mih_big_merge_due(Relation index, bool worker)
 {
 	MihMeta		meta;
 	uint64		limit = mih_pending_limit_rows(index);
 
 	mih_read_meta(index, &meta);
 	if (count_big(&meta, limit) <= MIH_BIG_RUNS && !base_merge_due(index, &meta, limit) &&
-		!worker_small_due(index, &meta, limit, INSERTER_TIERS))
+		!worker_small_due(index, &meta, limit, worker ? 0 : INSERTER_TIERS))
 		return false;
 	if (!ConditionalLockPage(index, LOCK_BIG, ExclusiveLock))
 		return false;

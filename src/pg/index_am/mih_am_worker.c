@@ -30,7 +30,7 @@ mih_merge_in_background(Relation index)
 {
 	BackgroundWorker worker;
 
-	if (!mih_big_merge_due(index))
+	if (!mih_big_merge_due(index, false))
 		return;
 	/*
 	 * A temporary index's pages live in this backend's own buffers, which no other process can
@@ -83,11 +83,12 @@ simhash_mih_merge_worker(Datum arg)
 		index = try_relation_open(indexoid, RowExclusiveLock);
 	/*
 	 * Once it lets go of the worker's lock, it looks again: an inserter whose flush made a merge
-	 * due while this worker still held the lock started no other worker.
+	 * due while this worker still held the lock started no other worker, nor merged the smallest
+	 * tier it filled if the worker held LOCK_RUNS then.
 	 */
 	if (index != NULL && index->rd_rel->relkind == RELKIND_INDEX &&
 		IndexGetRelation(indexoid, true) == heapoid && index->rd_indam->aminsert == mih_insert)
-		while (mih_merge_reported(index, MIH_MERGE_BIG) > 0 && mih_big_merge_due(index))
+		while (mih_merge_reported(index, MIH_MERGE_BIG) > 0 && mih_big_merge_due(index, true))
 			;
 	if (index != NULL)
 		relation_close(index, RowExclusiveLock);
