@@ -1,6 +1,6 @@
 # A streaming replica, built from WAL alone, answers radius and nearest-neighbour queries through
-# each simhash index exactly as the primary does; its simhash_mih scans keep answering while it
-# replays flushes and merges that recycle the pages they read.
+# each simhash index exactly as the primary does; its simhash_mih scans and simhash_mih_check keep
+# answering while it replays flushes and merges that recycle the pages they read.
 use strict;
 use warnings;
 use IPC::Run;
@@ -94,6 +94,9 @@ $standby->pgbench(
             SELECT 1 / (mismatches(2) = 0)::int;
             COMMIT;
         },
+        'check@1' => q{
+            SELECT live_sorted_rows FROM simhash_mih_check('t_idx');
+        },
     });
 $writers->finish;
 like($writer_out, qr{processed: [1-9]}, 'the primary inserted meanwhile') or diag($writer_err);
@@ -107,6 +110,31 @@ is($standby->safe_psql('postgres', q{
     WHERE (SELECT array_agg(id ORDER BY id) FROM t WHERE hamming(sh, qh.h) <= 9)
           IS DISTINCT FROM (SELECT array_agg(id ORDER BY id) FROM t WHERE hamming(sh::bigint, qh.h::bigint) <= 9)}),
     '0', 'then the standby answers like a sequential scan');
+
+# A standby's check starts a pass again only when the index moved under it (the pgbench above runs
+# it while merges are replayed): damage to an index that stands still is reported as damage. The
+# copy on the standby is damaged once replay has nothing left to write over it.
+$primary->safe_psql('postgres', 'ALTER TABLE t SET (autovacuum_enabled = off); CHECKPOINT');
+$primary->wait_for_catchup($standby);
+$standby->safe_psql('postgres', 'CHECKPOINT');
+my $file = $standby->data_dir . '/' . $standby->safe_psql('postgres', q{SELECT pg_relation_filepath('t_idx')});
+$standby->stop;
+# The first table 0 page turned into a free page (the page's kind, in its last 8 bytes).
+open(my $fh, '+<:raw', $file) or die "open $file: $!";
+my $damaged;
+for (my $b = 1; !defined $damaged && seek($fh, $b * 8192 + 8184, 0) && read($fh, my $kind, 2) == 2; $b++)
+{
+    $damaged = $b if unpack('S', $kind) == 2;
+}
+die 'no table 0 page' unless defined $damaged;
+seek($fh, $damaged * 8192 + 8184, 0);
+print $fh pack('S', 6);
+close($fh);
+$standby->start;
+my ($ret, $out, $err) = $standby->psql('postgres',
+    "SET statement_timeout = '60s'; SELECT * FROM simhash_mih_check('t_idx')");
+like($err, qr/index "t_idx" is corrupted.*\n.*Block $damaged: /,
+    'the standby reports damage to an index that stands still');
 
 $standby->stop;
 $primary->stop;

@@ -5,7 +5,8 @@
  * exactly the distinct keys of table 0's rows); the sealed, pending and NULL chains are sound.
  * With heapallindexed, also the heap side (as amcheck's option of that name): every row of the
  * table that the check's snapshot sees, with a non-NULL hash, is in the index with that hash.
- * A violation is an index_corrupted error naming the page, or the heap row the index lacks.
+ * A violation is an index_corrupted error naming the page, or the heap row the index lacks. On a
+ * hot standby, a pass that a replayed flush or merge moved the index under starts again instead.
  */
 #include "mih_am.h"
 #include "mih_am_keys.h"
@@ -13,6 +14,8 @@
 #include "access/genam.h"
 #include "access/htup_details.h"
 #include "access/relation.h"
+#include "access/xact.h"
+#include "access/xlog.h"
 #include "access/table.h"
 #include "access/tableam.h"
 #include "catalog/index.h"
@@ -23,6 +26,7 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/resowner.h"
 #include "utils/snapmgr.h"
 
 #include "mih_blocks.h"
@@ -372,64 +376,63 @@ mih_open_checked(Oid indexoid, LOCKMODE lockmode, Relation *heap)
 	return index;
 }
 
-Datum
-simhash_mih_check(PG_FUNCTION_ARGS)
+/* What a check reports of the index's shape. */
+typedef struct MihCheckShape
 {
-	Relation	heap;
-	Relation	index = mih_open_checked(PG_GETARG_OID(0), AccessShareLock, &heap);
-	TupleDesc	tupdesc;
-	MihMeta		meta;
-	Buffer		meta_buf;
-	int64		live = 0,
-				pending = 0,
-				free_pages = 0;
+	int			ntables;
+	int64		sorted_rows;
+	int64		live;
+	int64		pending;
 	BlockNumber nblocks;
+	int64		free_pages;
+} MihCheckShape;
+
+/*
+ * One pass of the check over every run and chain of the meta page, copied into *seen first; the
+ * heap side too with heapallindexed. A violation is an index_corrupted error.
+ */
+static void
+check_index(Relation index, Relation heap, bool heapallindexed, MihMeta *seen, MihCheckShape *shape)
+{
+	Buffer		meta_buf;
 	PGAlignedBlock copy;
 	MihWalk		walk;
-	Datum		values[6];
-	bool		nulls[6] = {false};
-	/* The function of 1.2 and before takes the index only. */
-	bool		heapallindexed = PG_NARGS() > 1 && PG_GETARG_BOOL(1);
-	MihEntries	entries = {NULL, 0, 0, NULL, NULL};
+	MihEntries	entries = {NULL, 0, 0, index, heap};
 	MihEntries *collect = heapallindexed ? &entries : NULL;
 	Snapshot	snapshot = NULL;
 
-	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "simhash_mih_check must return a record");
-
+	memset(shape, 0, sizeof(MihCheckShape));
 	/* Taken before the index is read: every row it sees is in the index by then. */
 	if (heapallindexed)
 		snapshot = RegisterSnapshot(GetTransactionSnapshot());
-	entries.index = index;
-	entries.heap = heap;
 	/* Pinned meta page: a concurrent flush or merge cannot recycle the pages checked. */
-	meta_buf = mih_pin_meta(index, &meta);
-	for (uint32 r = 0; r < meta.nruns; r++)
+	meta_buf = mih_pin_meta(index, seen);
+	for (uint32 r = 0; r < seen->nruns; r++)
 	{
-		const MihRun *run = &meta.runs[r];
-		const MihDirectory *dir = mih_directory(index, &meta, run, NULL);
-		uint64	   *hashes = check_table0(index, &meta, run, dir, &live, collect);
+		const MihRun *run = &seen->runs[r];
+		const MihDirectory *dir = mih_directory(index, seen, run, NULL);
+		uint64	   *hashes = check_table0(index, seen, run, dir, &shape->live, collect);
 
-		for (int j = 1; j < meta.ntables; j++)
-			if (meta.flags & MIH_FLAG_COMPACT)
-				check_keys(index, &meta, run, dir, j, hashes);
+		for (int j = 1; j < seen->ntables; j++)
+			if (seen->flags & MIH_FLAG_COMPACT)
+				check_keys(index, seen, run, dir, j, hashes);
 			else
-				check_tablej(index, &meta, run, dir, j, hashes);
-		check_filters(index, &meta, run, dir, hashes);
+				check_tablej(index, seen, run, dir, j, hashes);
+		check_filters(index, seen, run, dir, hashes);
 		pfree(hashes);
 	}
-	pending = count_chain(index, meta.sealed_head, collect) + count_chain(index, meta.pending_head, collect);
+	shape->pending = count_chain(index, seen->sealed_head, collect) + count_chain(index, seen->pending_head, collect);
 	mih_walk_start(&walk, index);
-	for (BlockNumber blkno = meta.nulls_head; blkno != InvalidBlockNumber;)
+	for (BlockNumber blkno = seen->nulls_head; blkno != InvalidBlockNumber;)
 	{
 		Page		page = copy_page(&walk, blkno, true, MIH_PAGE_NULLS, &copy);
 
-		if (MihPageGetOpaque(page)->next == InvalidBlockNumber && blkno != meta.nulls_tail)
-			mih_corrupt(index, blkno, "the NULL chain ends before its tail %u", meta.nulls_tail);
+		if (MihPageGetOpaque(page)->next == InvalidBlockNumber && blkno != seen->nulls_tail)
+			mih_corrupt(index, blkno, "the NULL chain ends before its tail %u", seen->nulls_tail);
 		blkno = MihPageGetOpaque(page)->next;
 	}
-	nblocks = RelationGetNumberOfBlocks(index);
-	for (BlockNumber blkno = 1; blkno < nblocks; blkno++)
+	shape->nblocks = RelationGetNumberOfBlocks(index);
+	for (BlockNumber blkno = 1; blkno < shape->nblocks; blkno++)
 	{
 		Buffer		buffer = ReadBuffer(index, blkno);
 		Page		page;
@@ -437,7 +440,7 @@ simhash_mih_check(PG_FUNCTION_ARGS)
 		LockBuffer(buffer, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buffer);
 		if (!PageIsNew(page) && MihPageGetOpaque(page)->kind == MIH_PAGE_FREE)
-			free_pages++;
+			shape->free_pages++;
 		UnlockReleaseBuffer(buffer);
 	}
 	ReleaseBuffer(meta_buf);
@@ -446,14 +449,113 @@ simhash_mih_check(PG_FUNCTION_ARGS)
 		check_heap(heap, index, snapshot, &entries);
 		UnregisterSnapshot(snapshot);
 	}
+	shape->ntables = seen->ntables;
+	shape->sorted_rows = (int64) mih_sorted_rows(seen);
+}
+
+/*
+ * True if a page the check read may have been freed since it copied the meta page: a run it read
+ * is gone (a merge) or a chain it walked moved (a flush). Nothing else frees a page.
+ */
+static bool
+pages_recycled_since(Relation index, const MihMeta *seen)
+{
+	MihMeta		now;
+
+	mih_read_meta(index, &now);
+	if (now.pending_head != seen->pending_head || now.sealed_head != seen->sealed_head ||
+		now.nulls_head != seen->nulls_head)
+		return true;
+	for (uint32 r = 0; r < seen->nruns; r++)
+	{
+		bool		kept = false;
+
+		for (uint32 k = 0; k < now.nruns && !kept; k++)
+			kept = now.runs[k].build_id == seen->runs[r].build_id;
+		if (!kept)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A hot standby replays a merge or a flush without waiting for the meta page's pin, so the pages
+ * a pass is reading may be freed, even reused, under it, and look damaged. There each pass runs in
+ * a subtransaction: a violation found while the index moved (pages_recycled_since) ends the pass,
+ * which the caller starts again; any other error, or a violation in an index that did not move,
+ * is raised as it is. Returns true once a pass completed. As a scan does (mih_check_retry), the
+ * check starts again for as long as the index keeps moving under it: each pass checks for
+ * interrupts, so a cancel or statement_timeout ends it.
+ */
+static bool
+check_pass_on_standby(Relation index, Relation heap, bool heapallindexed, MihCheckShape *shape)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	/* what a pass allocates (a copy of every row, with heapallindexed) goes with it */
+	MemoryContext pass_cxt = AllocSetContextCreate(cxt, "simhash_mih_check pass", ALLOCSET_DEFAULT_SIZES);
+	ResourceOwner owner = CurrentResourceOwner;
+	MihMeta		seen;
+	volatile bool completed = false;
+
+	/* read by pages_recycled_since if the pass fails before it copies the meta page itself */
+	mih_read_meta(index, &seen);
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(pass_cxt);
+	PG_TRY();
+	{
+		check_index(index, heap, heapallindexed, &seen, shape);
+		ReleaseCurrentSubTransaction();
+		completed = true;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+		if (edata->sqlerrcode != ERRCODE_INDEX_CORRUPTED || !pages_recycled_since(index, &seen))
+			ReThrowError(edata);
+		FreeErrorData(edata);
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(cxt);
+	CurrentResourceOwner = owner;
+	MemoryContextDelete(pass_cxt);
+	return completed;
+}
+
+Datum
+simhash_mih_check(PG_FUNCTION_ARGS)
+{
+	Relation	heap;
+	Relation	index = mih_open_checked(PG_GETARG_OID(0), AccessShareLock, &heap);
+	TupleDesc	tupdesc;
+	MihMeta		seen;
+	MihCheckShape shape;
+	Datum		values[6];
+	bool		nulls[6] = {false};
+	/* The function of 1.2 and before takes the index only. */
+	bool		heapallindexed = PG_NARGS() > 1 && PG_GETARG_BOOL(1);
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "simhash_mih_check must return a record");
+	if (!RecoveryInProgress())
+		check_index(index, heap, heapallindexed, &seen, &shape);
+	else
+		while (!check_pass_on_standby(index, heap, heapallindexed, &shape))
+			CHECK_FOR_INTERRUPTS();
 	index_close(index, AccessShareLock);
 	table_close(heap, AccessShareLock);
 
-	values[0] = Int32GetDatum(meta.ntables);
-	values[1] = Int64GetDatum((int64) mih_sorted_rows(&meta));
-	values[2] = Int64GetDatum(live);
-	values[3] = Int64GetDatum(pending);
-	values[4] = Int64GetDatum((int64) nblocks);
-	values[5] = Int64GetDatum(free_pages);
+	values[0] = Int32GetDatum(shape.ntables);
+	values[1] = Int64GetDatum(shape.sorted_rows);
+	values[2] = Int64GetDatum(shape.live);
+	values[3] = Int64GetDatum(shape.pending);
+	values[4] = Int64GetDatum((int64) shape.nblocks);
+	values[5] = Int64GetDatum(shape.free_pages);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
