@@ -434,9 +434,11 @@ check_index(Relation index, Relation heap, bool heapallindexed, MihMeta *seen, M
 	shape->nblocks = RelationGetNumberOfBlocks(index);
 	for (BlockNumber blkno = 1; blkno < shape->nblocks; blkno++)
 	{
-		Buffer		buffer = ReadBuffer(index, blkno);
+		Buffer		buffer;
 		Page		page;
 
+		CHECK_FOR_INTERRUPTS();
+		buffer = ReadBuffer(index, blkno);
 		LockBuffer(buffer, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buffer);
 		if (!PageIsNew(page) && MihPageGetOpaque(page)->kind == MIH_PAGE_FREE)
