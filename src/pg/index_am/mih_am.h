@@ -184,7 +184,7 @@ typedef struct MihOptions
 	int			base_share;		/* the other runs merge into the base at 1/base_share of its rows; 0: never */
 } MihOptions;
 
-#define MIH_PENDING_LIMIT_DEFAULT	256	/* kB: 32 pages, 18,656 rows */
+#define MIH_PENDING_LIMIT_DEFAULT	128	/* kB: 16 pages, 9,312 rows */
 #define MIH_BASE_SHARE_DEFAULT		16
 
 /* The directory of every table of one run, read from its fence pages and kept in rd_amcache. */

@@ -14,7 +14,7 @@
  * next tier, so each row is rewritten about log_FANIN of its run's size / limit times, and a scan
  * probes at most (FANIN - 1) small runs a tier. The smallest, so that the index's first run, which
  * may share the tier of the runs the inserts made, is not rewritten with them. Small runs carry
- * block filters, so they cost a scan little. Big runs do not: a run of 64 limits (1.2M rows by
+ * block filters, so they cost a scan little. Big runs do not: a run of 64 limits (600k rows by
  * default) already holds a large share of a table's block values, so each costs a scan nearly as
  * many probes as the whole index. So there are at most MIH_BIG_RUNS of them: one more makes the
  * two smallest merge (a binary counter over the big runs: each row is rewritten once more every
@@ -77,9 +77,9 @@
 #define LOCK_BIG		3
 
 /*
- * The small tiers an inserter merges: tier 0 only, four flushed runs into one of about 75k rows by
- * default (tens of milliseconds). Merging tier 1 (300k rows, a quarter of a second) or tier 2
- * (1.2M rows, about a second under load) would stall that one writer, and a crawler that writes at
+ * The small tiers an inserter merges: tier 0 only, four flushed runs into one of about 37k rows by
+ * default (tens of milliseconds). Merging tier 1 (150k rows) or tier 2 (600k rows, about half a
+ * second under load) would stall that one writer, and a crawler that writes at
  * a steady rate queues everything behind it: the worker merges those tiers. Unless runs pile up
  * (half the run slots taken: no worker slot free, or the worker busy with a long merge into the
  * base), then an inserter merges any small tier.
