@@ -85,9 +85,11 @@ is($node->safe_psql('postgres', $compare), '0', 'layout 2: answers like a sequen
 is($node->safe_psql('postgres', q{SELECT sorted_rows, pending_rows FROM simhash_mih_check('t_plain')}),
     '30000|1000', 'layout 2: simhash_mih_check reads it as one run and its pending rows');
 
-# Inserts past the pending limit flush a run: the meta page is written as layout 3.
+# Inserts past the pending limit flush a run: the meta page is written as layout 3. One flush, at
+# any default limit: just enough rows to reach it.
 $node->safe_psql('postgres', q{
-    INSERT INTO t (sh) SELECT ('x' || substr(md5('n' || g), 1, 16))::bit(64)::simhash FROM generate_series(1, 20000) g;
+    INSERT INTO t (sh) SELECT ('x' || substr(md5('n' || g), 1, 16))::bit(64)::simhash
+        FROM generate_series(1, (SELECT pending_limit_rows - pending_rows + 1 FROM simhash_mih_state('t_plain'))) g;
     CHECKPOINT;});
 is($node->safe_psql('postgres', q{SELECT runs FROM simhash_mih_state('t_plain')}), '2', 'a flush added a second run');
 is(meta_version($file{t_plain}), 3, 'the meta page is now of layout 3');
