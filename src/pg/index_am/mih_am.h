@@ -243,6 +243,7 @@ extern void mih_copy_meta(Relation index, Page page, MihMeta *meta);
 extern MihMeta *mih_begin_meta_change(Relation index, Buffer buffer, GenericXLogState *state);
 extern Buffer mih_pin_meta(Relation index, MihMeta *meta);
 extern void mih_read_meta(Relation index, MihMeta *meta);
+extern bool mih_has_run(const MihMeta *meta, uint64 build_id);
 extern const MihDirectory *mih_directory(Relation index, const MihMeta *meta, const MihRun *run,
 										 bool *stale);
 extern void mih_free_page(Relation index, BlockNumber blkno);

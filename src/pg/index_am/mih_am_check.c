@@ -14,10 +14,10 @@
 #include "access/genam.h"
 #include "access/htup_details.h"
 #include "access/relation.h"
-#include "access/xact.h"
-#include "access/xlog.h"
 #include "access/table.h"
 #include "access/tableam.h"
+#include "access/xact.h"
+#include "access/xlog.h"
 #include "catalog/index.h"
 #include "catalog/pg_class.h"
 #include "funcapi.h"
@@ -469,14 +469,8 @@ pages_recycled_since(Relation index, const MihMeta *seen)
 		now.nulls_head != seen->nulls_head)
 		return true;
 	for (uint32 r = 0; r < seen->nruns; r++)
-	{
-		bool		kept = false;
-
-		for (uint32 k = 0; k < now.nruns && !kept; k++)
-			kept = now.runs[k].build_id == seen->runs[r].build_id;
-		if (!kept)
+		if (!mih_has_run(&now, seen->runs[r].build_id))
 			return true;
-	}
 	return false;
 }
 
@@ -499,8 +493,11 @@ check_pass_on_standby(Relation index, Relation heap, bool heapallindexed, MihChe
 	MihMeta		seen;
 	volatile bool completed = false;
 
-	/* read by pages_recycled_since if the pass fails before it copies the meta page itself */
-	mih_read_meta(index, &seen);
+	/*
+	 * A pass that fails before it copies the meta page failed on the meta page itself, which
+	 * pages_recycled_since reads again, raising the same error.
+	 */
+	memset(&seen, 0, sizeof(seen));
 	BeginInternalSubTransaction(NULL);
 	MemoryContextSwitchTo(pass_cxt);
 	PG_TRY();

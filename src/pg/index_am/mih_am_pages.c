@@ -558,8 +558,9 @@ free_directory(MihDirectory *dir)
 	pfree(dir);
 }
 
-static bool
-has_run(const MihMeta *meta, uint64 build_id)
+/* True if the meta page still lists the run of this build (a merge removes the runs it read). */
+bool
+mih_has_run(const MihMeta *meta, uint64 build_id)
 {
 	for (uint32 r = 0; r < meta->nruns; r++)
 		if (meta->runs[r].build_id == build_id)
@@ -642,7 +643,7 @@ mih_directory(Relation index, const MihMeta *meta, const MihRun *run, bool *stal
 			return cache->dirs[i];
 	for (int i = 0; i < cache->n; i++)
 	{
-		if (has_run(meta, cache->dirs[i]->build_id))
+		if (mih_has_run(meta, cache->dirs[i]->build_id))
 			cache->dirs[kept++] = cache->dirs[i];
 		else
 			free_directory(cache->dirs[i]);
@@ -658,7 +659,7 @@ mih_directory(Relation index, const MihMeta *meta, const MihRun *run, bool *stal
 
 		dir = read_directory(index, meta, run, &recycled);
 		mih_read_meta(index, &now);
-		if (!has_run(&now, run->build_id))
+		if (!mih_has_run(&now, run->build_id))
 		{
 			free_directory(dir);
 			*stale = true;
