@@ -224,5 +224,28 @@ INSERT INTO au SELECT sh FROM at WHERE id < 100;
 SET enable_seqscan = off;
 SELECT count(*) FROM au WHERE hamming(sh, '0') <= 64;
 RESET enable_seqscan;
-DROP TABLE at, aq, ae, au;
+-- Copies of one hash that only tables 1 and 2 reach: the query differs from them in 3 bits of
+-- block 0 (the low 22 bits with 3 tables), and a radius-3 scan probes table 0 one bit deep. Each
+-- copy is returned once, by radius and by distance (tables 1..m-1 hold each distinct hash once and
+-- reach its rows through table 0), a dead copy not at all, pending and merged copies alike.
+CREATE TABLE ad (id int, sh simhash);
+INSERT INTO ad SELECT g, ('x' || substr(md5(g::text), 1, 16))::bit(64)::simhash FROM generate_series(1, 3000) g;
+INSERT INTO ad SELECT 10000 + g, 'f0f0f0f0f0f0f0f0' FROM generate_series(1, 30) g;
+CREATE INDEX ad_mih ON ad USING simhash_mih (sh) WITH (blocks = 3);
+SET enable_seqscan = off;
+SELECT count(*), count(DISTINCT id) FROM ad WHERE hamming(sh, 'f0f0f0f0f0f0f0f7') <= 3;
+SELECT count(*) FILTER (WHERE id > 10000) AS copies, count(DISTINCT id) AS rows
+FROM (SELECT id FROM ad ORDER BY sh <-> 'f0f0f0f0f0f0f0f7' LIMIT 40) n;
+DELETE FROM ad WHERE id BETWEEN 10001 AND 10005;
+VACUUM ad;
+INSERT INTO ad SELECT 20000 + g, 'f0f0f0f0f0f0f0f0' FROM generate_series(1, 10) g;
+SELECT count(*), count(DISTINCT id) FROM ad WHERE hamming(sh, 'f0f0f0f0f0f0f0f7') <= 3;
+SELECT simhash_mih_merge('ad_mih') > 0 AS merged;
+SELECT count(*), count(DISTINCT id) FROM ad WHERE hamming(sh, 'f0f0f0f0f0f0f0f7') <= 3;
+SELECT count(*) FILTER (WHERE id > 10000) AS copies, count(DISTINCT id) AS rows
+FROM (SELECT id FROM ad ORDER BY sh <-> 'f0f0f0f0f0f0f0f7' LIMIT 40) n;
+RESET enable_seqscan;
+SELECT blocks, sorted_rows, live_sorted_rows FROM simhash_mih_check('ad_mih');
+
+DROP TABLE at, aq, ae, au, ad;
 DROP FUNCTION am_mismatches(int);

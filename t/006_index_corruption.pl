@@ -2,7 +2,7 @@
 # damaged in one way at a time (a chain that loops, a link past the end, a wrong magic number, a
 # table page of another kind, a directory page that claims too many entries, a truncated file, key
 # pages of a compact index whose header claims more values than fit, a filter page that claims too
-# many words or lost its bits, a row of table 1 whose ordinal points past table 0, a hint page that
+# many words or lost its bits, a hash of table 1 that table 0 does not hold, a hint page that
 # claims too many buffers).
 # Every operation then either still works or ends with index_corrupted (XX002) naming the index
 # and hinting REINDEX — never another error, a hang (statement_timeout is the fence), or a crash —
@@ -18,15 +18,15 @@ use constant BLCKSZ => 8192;
 # Page layout (src/pg/index_am/mih_am.h): the opaque (kind u16, nitems u16, next u32) ends the
 # page; the meta page's fields (MihMeta, layout 3) start after the 24-byte page header.
 use constant { OPAQUE => BLCKSZ - 8, META_MAGIC => 24, META_PENDING_HEAD => 48 };
-use constant { KIND_TABLE0 => 2, KIND_TABLEJ => 3, KIND_FENCE => 4, KIND_PENDING => 5, KIND_FREE => 6,
-    KIND_KEYS => 8, KIND_FILTER => 9, KIND_HINTS => 10 };
+use constant { KIND_TABLE0 => 2, KIND_FENCE => 4, KIND_PENDING => 5, KIND_FREE => 6,
+    KIND_KEYS => 8, KIND_FILTER => 9, KIND_HINTS => 10, KIND_HASHES => 11 };
 # A key page (src/pg/index_am/mih_am_keys.h) begins with first (u32) and nvalues (u16).
 use constant KEYS_NVALUES => 28;
 # A table 0 page holds 582 hashes (u64) after the page header, then their tids (block u32 as two
 # u16, offset u16).
 use constant TABLE0_TIDS => 24 + 582 * 8;
-# A page of tables 1..m-1 holds 680 hashes (u64), then their ordinals in table 0 (u32).
-use constant TABLEJ_ORDINALS => 24 + 680 * 8;
+# A page of tables 1..m-1 holds distinct hashes (u64) after the page header.
+use constant HASHES => 24;
 
 my $node = PostgreSQL::Test::Cluster->new('corruption');
 # initdb turns data checksums on from PostgreSQL 18: a damaged page would end in the server's own
@@ -164,11 +164,14 @@ my @cases = (
         my $b = first_of_kind(KIND_TABLE0);
         write_at($b * BLCKSZ + TABLE0_TIDS + 4, pack('S', 0));
       }, [qw(check_heap)] ],
-    # A merge reads a run's other tables in their order and looks each row up by its ordinal.
-    [ 'a table 1 row referring past its table 0', sub {
-        my $b = first_of_kind(KIND_TABLEJ);
-        write_at($b * BLCKSZ + TABLEJ_ORDINALS, pack('L', 0x7FFFFFFF));
-      }, [qw(check check_heap merge)] ],
+    # The first hash of a table 1 page with its lowest bit flipped: block 0's bits, so the table
+    # stays in order, but table 0 holds no such hash. A scan that finds it reaches no row through
+    # table 0; the check compares every table with table 0's hashes.
+    [ 'a hash of table 1 that table 0 does not hold', sub {
+        my $b = first_of_kind(KIND_HASHES);
+        my ($lo, $hi) = unpack('LL', read_at($b * BLCKSZ + HASHES, 8));
+        write_at($b * BLCKSZ + HASHES, pack('LL', $lo ^ 1, $hi));
+      }, [qw(check check_heap)] ],
 );
 
 for my $case (@cases)
@@ -179,7 +182,9 @@ for my $case (@cases)
     $damage->();
     $node->start;
     my %must = map { $_ => 1 } @$must_fail;
-    for my $op (sort keys %ops)
+    # The merge last: it rewrites every run from table 0, so damage elsewhere that it does not read
+    # would be gone for the operations after it.
+    for my $op ((grep { $_ ne 'merge' } sort keys %ops), 'merge')
     {
         my $err = run_op($op);
         if ($err =~ /ERROR/)

@@ -1,8 +1,11 @@
 # A simhash_mih index of layout 2 (simhash 1.2: one set of sorted tables, their fields in the meta
 # page) keeps working: it is read as an index of one run, answers like a sequential scan, takes
 # inserts (the first change of its meta page writes it as layout 3), flushes, VACUUM and merges.
-# The layout 2 meta page is made here from a freshly built single-run index, with the server
-# stopped (the pages of the run, the pending and NULL chains are the same in both layouts).
+# The layout 2 index is made here from a freshly built single-run index, with the server stopped:
+# table 0, the pending and NULL chains are the same in both layouts; tables 1..m-1 of layout 2 held
+# (hash, ordinal in table 0) entries instead of distinct hashes, so they are written again as 1.2
+# wrote them (appended to the file; the pages of layout 3's are left unused), and the meta page is
+# rewritten.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -10,6 +13,10 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 use constant { BLCKSZ => 8192, META => 24 };	# MihMeta starts after the page header
+# The page's opaque (kind u16, nitems u16, next u32) ends it; layout 2's table j pages held 680
+# hashes (u64), then their ordinals (u32); a fence page (first block value u32, block u32) pairs.
+use constant { OPAQUE => BLCKSZ - 8, KIND_TABLEJ => 3, KIND_FENCE => 4, REFS_PER_PAGE => 680,
+    FENCES_PER_PAGE => 1020, NO_BLOCK => 0xFFFFFFFF, RUN => META + 80 };
 
 my $node = PostgreSQL::Test::Cluster->new('layout2');
 # initdb turns data checksums on from PostgreSQL 18; the meta page is rewritten here by hand.
@@ -75,8 +82,103 @@ sub to_layout2
     close($fh);
 }
 
+sub block_len { my ($m, $b) = @_; return int(64 / $m) + ($b < 64 % $m ? 1 : 0); }
+sub block_start { my ($m, $b) = @_; my $s = 0; $s += block_len($m, $_) for 0 .. $b - 1; return $s; }
+
+# Block b moved to the top bits: the order of table b (sh_mih_rotate_block_to_top).
+sub rotate
+{
+    my ($h, $m, $b) = @_;
+    my $shift = 64 - block_start($m, $b) - block_len($m, $b);
+    return $shift == 0 ? $h : (($h << $shift) | ($h >> (64 - $shift)));
+}
+
+# Rewrites tables 1..m-1 of the one run of a layout 3 index (not compact) as layout 2's.
+sub tables_to_layout2
+{
+    my ($path) = @_;
+    open(my $fh, '+<:raw', $path) or die "open $path: $!";
+    my $page = sub { my ($b) = @_; seek($fh, $b * BLCKSZ, 0); read($fh, my $p, BLCKSZ); return $p; };
+    my $meta = $page->(0);
+    my ($ntables, $flags) = unpack('l L', substr($meta, META + 8, 8));
+    die "a compact index" if $flags;
+    my ($build_id, $nrows, @f) = unpack('Q Q L6 L6', substr($meta, RUN, 64));
+    my $tag = $build_id & 0xFFFFFFFF;
+    my @fence_head = @f[6 .. 11];
+    # table 0's pages, in order, from its fence chain; then its hashes
+    my @table0;
+    for (my $b = $fence_head[0]; $b != NO_BLOCK;)
+    {
+        my $p = $page->($b);
+        my ($kind, $n, $next) = unpack('S S L', substr($p, OPAQUE, 8));
+        push @table0, map { (unpack('L L', substr($p, 24 + 8 * $_, 8)))[1] } 0 .. $n - 1;
+        $b = $next;
+    }
+    my @hashes;
+    for my $b (@table0)
+    {
+        my $p = $page->($b);
+        my $n = unpack('S', substr($p, OPAQUE + 2, 2));
+        push @hashes, unpack("Q$n", substr($p, 24, 8 * $n));
+    }
+    die "table 0 holds " . scalar(@hashes) . " rows, not $nrows" unless @hashes == $nrows;
+    my $header = substr($page->($table0[0]), 0, 24);
+    my $next_block = (-s $path) / BLCKSZ;
+    my $write = sub {
+        my ($kind, $n, $next, $data) = @_;
+        my $b = $next_block++;
+        seek($fh, $b * BLCKSZ, 0);
+        print $fh $header . $data . ("\0" x (OPAQUE - 24 - length($data))) . pack('S S L', $kind, $n, $next);
+        return $b;
+    };
+    my (@pages, @fences);
+    for my $j (1 .. $ntables - 1)
+    {
+        my @keys = map { rotate($hashes[$_], $ntables, $j) } 0 .. $#hashes;
+        my @order = sort { $keys[$a] <=> $keys[$b] } 0 .. $#hashes;
+        my @dir;
+        for (my $i = 0; $i < @order; $i += REFS_PER_PAGE)
+        {
+            my @ords = @order[$i .. ($i + REFS_PER_PAGE > @order ? $#order : $i + REFS_PER_PAGE - 1)];
+            my $data = pack('Q*', map { $hashes[$_] } @ords);
+            $data .= "\0" x (8 * REFS_PER_PAGE - length($data));
+            $data .= pack('L*', @ords);
+            my $first = ($hashes[$ords[0]] >> block_start($ntables, $j)) & ((1 << block_len($ntables, $j)) - 1);
+            push @dir, [ $first, $write->(KIND_TABLEJ, scalar(@ords), $tag, $data) ];
+        }
+        die "more fences than a page holds" if @dir > FENCES_PER_PAGE;
+        $pages[$j] = scalar(@dir);
+        $fences[$j] = $write->(KIND_FENCE, scalar(@dir), NO_BLOCK, pack('L*', map { @$_ } @dir));
+    }
+    for my $j (1 .. $ntables - 1)
+    {
+        seek($fh, RUN + 16 + 4 * $j, 0);
+        print $fh pack('L', $pages[$j]);
+        seek($fh, RUN + 40 + 4 * $j, 0);
+        print $fh pack('L', $fences[$j]);
+    }
+    close($fh);
+}
+
+sub pages_of_kind
+{
+    my ($path, $kind) = @_;
+    open(my $fh, '<:raw', $path) or die "open $path: $!";
+    my $n = 0;
+    for my $b (1 .. (-s $path) / BLCKSZ - 1)
+    {
+        seek($fh, $b * BLCKSZ + OPAQUE, 0);
+        read($fh, my $k, 2);
+        $n++ if unpack('S', $k) == $kind;
+    }
+    close($fh);
+    return $n;
+}
+
+tables_to_layout2($file{t_plain});
 to_layout2($file{$_}) for sort keys %file;
 is(meta_version($file{t_plain}), 2, 'the meta page is of layout 2');
+is(pages_of_kind($file{t_plain}, KIND_TABLEJ), 2 * 45, 'tables 1 and 2 hold (hash, ordinal) entries, 680 a page');
 $node->start;
 is($node->safe_psql('postgres', "BEGIN; DROP INDEX t_plain; $compare; ROLLBACK"), '0',
     'layout 2, blocks = 5, compact: answers like a sequential scan');

@@ -93,6 +93,15 @@ sh_mih_rotate_block_to_top(uint64_t h, int m, int block)
 	return shift == 0 ? h : (h << shift) | (h >> (64 - shift));
 }
 
+/* The hash a rotated value came from (sh_mih_rotate_block_to_top undone). */
+static inline uint64_t
+sh_mih_rotate_block_back(uint64_t r, int m, int block)
+{
+	int			shift = 64 - sh_mih_block_start(m, block) - sh_mih_block_len(m, block);
+
+	return shift == 0 ? r : (r >> shift) | (r << (64 - shift));
+}
+
 /*
  * The modelled cost of probing a table of n rows by its len-bit block through the given level
  * (-1: not at all): each block value within level bits is a probe costing probe_cost, plus a

@@ -57,7 +57,8 @@ TEST(MihBlocks, PairsWithinKAlwaysMeetOnSomeBlock)
 }
 
 // Sorting rotated values sorts by the block first: the rotation puts block b on the top bits and
-// loses nothing, for the 2..4 blocks of the simhash_mih access method too.
+// loses nothing (sh_mih_rotate_block_back undoes it), for the 2..4 blocks of the simhash_mih
+// access method too.
 TEST(MihBlocks, RotationPutsTheBlockOnTop)
 {
     std::mt19937_64 rng(9);
@@ -69,6 +70,7 @@ TEST(MihBlocks, RotationPutsTheBlockOnTop)
                 int len = sh_mih_block_len(m, b);
                 EXPECT_EQ(r >> (64 - len), sh_mih_block_value(h, m, b)) << "m=" << m << " b=" << b;
                 EXPECT_EQ(sh_popcount64(r), sh_popcount64(h));
+                EXPECT_EQ(sh_mih_rotate_block_back(r, m, b), h) << "m=" << m << " b=" << b;
                 uint64_t other = rng();
                 if (sh_mih_block_value(h, m, b) < sh_mih_block_value(other, m, b)) {
                     EXPECT_LT(r, sh_mih_rotate_block_to_top(other, m, b));

@@ -8,9 +8,12 @@
  *   runs                    each a set of m sorted tables written at once (by the build, a flush
  *                           of the pending rows or a merge of runs), all runs with the same m:
  *     table 0 pages         (hash, tid) of every row of the run, sorted by block 0 of the hash
- *     table 1 .. m-1 pages  (hash, ordinal in table 0), sorted by block j of the hash; in a
- *                           compact index (WITH (compact = on)) the distinct 4-byte keys of the
- *                           rows grouped by block j instead (mih_am_keys.h)
+ *     table 1 .. m-1 pages  the distinct hashes of table 0, sorted by block j: a row found
+ *                           there is reached through table 0 by value (block 0, then the hash);
+ *                           a run of layout 2 (simhash 1.2) holds (hash, ordinal in table 0)
+ *                           instead (MIH_PAGE_TABLEJ); a compact index (WITH (compact = on))
+ *                           the distinct 4-byte keys of the rows grouped by block j
+ *                           (mih_am_keys.h)
  *     fence pages           per table, a chain of (block value of the page's first entry, page)
  *                           for each of its pages in order: the table's directory
  *     filter pages          per table of a run small enough, a chain holding a bitmap of the
@@ -29,6 +32,10 @@
  * Inserts flush the pending rows into a run at the pending_limit, and runs merge by size tiers
  * (mih_am_merge.c); VACUUM invalidates the tids of dead rows in table 0 of each run (the other
  * tables reach rows through it) and compacts pending pages (mih_am_vacuum.c).
+ *
+ * Why tables 1..m-1 hold hashes, not where a row sits in table 0: 8 bytes an entry instead of 12,
+ * each distinct hash once (a crawl stores the same page many times), and a table 0 that can be
+ * rewritten in parts without renumbering what the other tables refer to.
  */
 #ifndef SIMHASH_MIH_AM_H
 #define SIMHASH_MIH_AM_H
@@ -56,7 +63,7 @@
 /* Page kinds, kept in the special space. */
 #define MIH_PAGE_META		1
 #define MIH_PAGE_TABLE0		2
-#define MIH_PAGE_TABLEJ		3
+#define MIH_PAGE_TABLEJ		3	/* tables 1..m-1 of a run of layout 2: (hash, ordinal) */
 #define MIH_PAGE_FENCE		4
 #define MIH_PAGE_PENDING	5
 #define MIH_PAGE_FREE		6
@@ -64,6 +71,7 @@
 #define MIH_PAGE_KEYS		8	/* tables 1..m-1 of a compact index */
 #define MIH_PAGE_FILTER		9	/* a run's block filter (mih_am_filter.c) */
 #define MIH_PAGE_HINTS		10	/* the buffers a run's table pages were written through */
+#define MIH_PAGE_HASHES		11	/* tables 1..m-1: distinct hashes (MIH_RUN_HASHES) */
 
 typedef struct MihPageOpaque
 {
@@ -79,8 +87,10 @@ typedef struct MihPageOpaque
 	(BLCKSZ - MAXALIGN(SizeOfPageHeaderData) - MAXALIGN(sizeof(MihPageOpaque)))
 /* table 0, pending and NULL pages: uint64 hash[MIH_ROWS_PER_PAGE], then ItemPointerData tid[...] */
 #define MIH_ROWS_PER_PAGE	(MIH_DATA_BYTES / (sizeof(uint64) + sizeof(ItemPointerData)))
-/* tables 1..m-1: uint64 hash[MIH_REFS_PER_PAGE], then uint32 ordinal[...] */
+/* tables 1..m-1 of layout 2: uint64 hash[MIH_REFS_PER_PAGE], then uint32 ordinal[...] */
 #define MIH_REFS_PER_PAGE	(MIH_DATA_BYTES / (sizeof(uint64) + sizeof(uint32)))
+/* tables 1..m-1: uint64 hash[MIH_HASHES_PER_PAGE] */
+#define MIH_HASHES_PER_PAGE	(MIH_DATA_BYTES / sizeof(uint64))
 typedef struct MihFence
 {
 	uint32		first_value;	/* the table's block of the page's first hash */
@@ -111,8 +121,9 @@ typedef struct MihRun
 	BlockNumber fence_head[MIH_MAX_TABLES];	/* the first page of each table's directory */
 	BlockNumber filter_head[MIH_MAX_TABLES];	/* the first page of each table's filter */
 	uint32		filter_bits;	/* log2 of the bits of each filter; 0: the run has none */
-	uint32		merging;		/* 1 while the background worker merges it: no inserter's
+	uint16		merging;		/* 1 while the background worker merges it: no inserter's
 								 * merge takes it */
+	uint16		flags;			/* MIH_RUN_* */
 	/*
 	 * The first page of each table's hints: the buffer each of its pages was written through, so
 	 * that every backend's first visit of a new run's page skips the buffer mapping's lookup
@@ -122,6 +133,14 @@ typedef struct MihRun
 } MihRun;
 
 StaticAssertDecl(sizeof(MihRun) == 120, "a run's fields in the meta page: layout 3");
+
+/* Tables 1..m-1 hold distinct hashes (MIH_PAGE_HASHES); a run of layout 2 has ordinals. */
+#define MIH_RUN_HASHES		1
+
+/* The page kind of tables 1..m-1 of a run. */
+#define mih_tablej_kind(meta, run) \
+	(((meta)->flags & MIH_FLAG_COMPACT) ? MIH_PAGE_KEYS : \
+	 ((run)->flags & MIH_RUN_HASHES) ? MIH_PAGE_HASHES : MIH_PAGE_TABLEJ)
 
 /* Size tiers (mih_am_merge.c) keep far fewer runs; the meta page has room for this many. */
 #define MIH_MAX_RUNS		32
@@ -254,32 +273,28 @@ typedef struct MihProgress
 	int			total;
 	int			done;
 } MihProgress;
-/* A row of a table being written: the hash rotated so the table's block is on top, and an ordinal. */
+/* A row of table 0 being written: its hash rotated so block 0 is on top, its place in the input. */
 typedef struct MihRef
 {
 	uint64		key;
-	uint32		ord;			/* where the row is in the input (table 0) or in table 0 (others) */
+	uint32		ord;
 } MihRef;
-/* How many rows ahead a loop over refs in another table's order asks for the memory it will read. */
-#define MIH_PREFETCH_AHEAD	16
 /*
  * What a merge tells mih_write_tables of its rows' order, so that it merges what is sorted instead
  * of sorting it again: the rows come as nsegments runs each sorted by table 0's key (rows start[s]
- * to start[s + 1] - 1), and, unless NULL, fill_table writes table j's refs in order, given the
- * ordinal in table 0 of each input row (ordinal[row]).
+ * to start[s + 1] - 1).
  */
 typedef struct MihPresorted
 {
 	int			nsegments;
 	const Size *start;
-	void		(*fill_table) (void *arg, int j, const uint32 *ordinal, MihRef *refs, Size n);
-	void	   *arg;
 } MihPresorted;
 extern void mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, int m,
 							 bool compact, const MihPresorted *presorted, const MihProgress *progress,
 							 MihRun *run);
 extern void mih_merge_refs(const MihRef *in, const Size *start, int k, MihRef *out);
 extern uint64 *mih_key_items(const uint64 *hashes, Size n, int m, int j, Size *nitems);
+extern uint64 *mih_table_keys(const uint64 *hashes, Size n, int m, int j, Size *nkeys);
 
 /* mih_am_filter.c */
 extern uint32 mih_filter_bits(int m, uint64 nrows);

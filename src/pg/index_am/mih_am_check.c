@@ -48,6 +48,19 @@ copy_page(MihWalk *walk, BlockNumber blkno, bool chain, uint16 kind, PGAlignedBl
 	return copy->data;
 }
 
+/* A copy of page p of table j of a run, which must be of the given kind and of the run's build. */
+static Page
+copy_table_page(MihWalk *walk, const MihRun *run, const MihDirectory *dir, int j, uint32 p,
+				uint16 kind, PGAlignedBlock *copy)
+{
+	Page		page = copy_page(walk, dir->blocks[j][p], false, kind, copy);
+
+	CHECK_FOR_INTERRUPTS();
+	if (MihPageGetOpaque(page)->next != MihBuildTag(run->build_id))
+		mih_corrupt(walk->index, dir->blocks[j][p], "table %d page %u is of another build", j, p);
+	return page;
+}
+
 /* The live (tid, hash) entries of the index, for the heap side of the check. */
 typedef struct MihEntry
 {
@@ -147,14 +160,11 @@ check_table0(Relation index, const MihMeta *meta, const MihRun *run, const MihDi
 	mih_walk_start(&walk, index);
 	for (uint32 p = 0; p < dir->pages[0]; p++)
 	{
-		Page		page = copy_page(&walk, dir->blocks[0][p], false, MIH_PAGE_TABLE0, &copy);
+		Page		page = copy_table_page(&walk, run, dir, 0, p, MIH_PAGE_TABLE0, &copy);
 		int			items = MihPageGetOpaque(page)->nitems;
 
-		CHECK_FOR_INTERRUPTS();
 		if (items == 0 || (p + 1 < dir->pages[0] && items != (int) MIH_ROWS_PER_PAGE))
 			mih_corrupt(index, dir->blocks[0][p], "table 0 page %u holds %d rows", p, items);
-		if (MihPageGetOpaque(page)->next != MihBuildTag(run->build_id))
-			mih_corrupt(index, dir->blocks[0][p], "table 0 page %u is of another build", p);
 		for (int i = 0; i < items; i++)
 		{
 			uint32		v = sh_mih_block_value(MihPageHashes(page)[i], meta->ntables, 0);
@@ -176,7 +186,7 @@ check_table0(Relation index, const MihMeta *meta, const MihRun *run, const MihDi
 	return hashes;
 }
 
-/* Table j: sorted by block j, each ordinal of table 0 once, with the same hash. */
+/* Table j of layout 2: sorted by block j, each ordinal of table 0 once, with the same hash. */
 static void
 check_tablej(Relation index, const MihMeta *meta, const MihRun *run, const MihDirectory *dir, int j,
 			 const uint64 *hashes)
@@ -190,12 +200,9 @@ check_tablej(Relation index, const MihMeta *meta, const MihRun *run, const MihDi
 	mih_walk_start(&walk, index);
 	for (uint32 p = 0; p < dir->pages[j]; p++)
 	{
-		Page		page = copy_page(&walk, dir->blocks[j][p], false, MIH_PAGE_TABLEJ, &copy);
+		Page		page = copy_table_page(&walk, run, dir, j, p, MIH_PAGE_TABLEJ, &copy);
 		int			items = MihPageGetOpaque(page)->nitems;
 
-		CHECK_FOR_INTERRUPTS();
-		if (MihPageGetOpaque(page)->next != MihBuildTag(run->build_id))
-			mih_corrupt(index, dir->blocks[j][p], "table %d page %u is of another build", j, p);
 		for (int i = 0; i < items; i++, n++)
 		{
 			uint64		h = MihPageHashes(page)[i];
@@ -216,6 +223,41 @@ check_tablej(Relation index, const MihMeta *meta, const MihRun *run, const MihDi
 	pfree(seen);
 }
 
+/* Table j: exactly the distinct hashes of table 0, sorted by block j (MIH_RUN_HASHES). */
+static void
+check_hashes(Relation index, const MihMeta *meta, const MihRun *run, const MihDirectory *dir, int j,
+			 const uint64 *hashes)
+{
+	Size		nexpected;
+	uint64	   *expected = mih_table_keys(hashes, run->nrows, meta->ntables, j, &nexpected);
+	Size		n = 0;
+	PGAlignedBlock copy;
+	MihWalk		walk;
+
+	mih_walk_start(&walk, index);
+	for (uint32 p = 0; p < dir->pages[j]; p++)
+	{
+		Page		page = copy_table_page(&walk, run, dir, j, p, MIH_PAGE_HASHES, &copy);
+		int			items = MihPageGetOpaque(page)->nitems;
+
+		if (items == 0 || (p + 1 < dir->pages[j] && items != (int) MIH_HASHES_PER_PAGE))
+			mih_corrupt(index, dir->blocks[j][p], "table %d page %u holds %d hashes", j, p, items);
+		for (int i = 0; i < items; i++, n++)
+		{
+			uint64		h = MihPageHashes(page)[i];
+
+			if (i == 0 && sh_mih_block_value(h, meta->ntables, j) != dir->first_values[j][p])
+				mih_corrupt(index, dir->blocks[j][p], "table %d page %u does not begin where its directory says", j, p);
+			if (n >= nexpected || expected[n] != sh_mih_rotate_block_to_top(h, meta->ntables, j))
+				mih_corrupt(index, dir->blocks[j][p], "table %d differs from table 0's hashes at entry %d", j, i);
+		}
+	}
+	if (n != nexpected)
+		mih_corrupt(index, MIH_META_BLKNO, "table %d holds %lu hashes, table 0 %lu distinct ones", j,
+					(unsigned long) n, (unsigned long) nexpected);
+	pfree(expected);
+}
+
 /*
  * Key table j (a compact index): its pages' offsets in order, each page starting where the
  * directory says, and its keys, in order, exactly the distinct keys of table 0's rows.
@@ -234,7 +276,7 @@ check_keys(Relation index, const MihMeta *meta, const MihRun *run, const MihDire
 	for (uint32 p = 0; p < dir->pages[j]; p++)
 	{
 		BlockNumber blkno = dir->blocks[j][p];
-		Page		page = copy_page(&walk, blkno, false, MIH_PAGE_KEYS, &copy);
+		Page		page = copy_table_page(&walk, run, dir, j, p, MIH_PAGE_KEYS, &copy);
 		const MihKeyPage *kp = MihKeyPageHeader(page);
 		bool		sparse = (kp->flags & MIH_KEYS_SPARSE) != 0;
 		const uint32 *values = mih_key_page_values(page);
@@ -242,9 +284,6 @@ check_keys(Relation index, const MihMeta *meta, const MihRun *run, const MihDire
 		const uint32 *keys = mih_key_page_keys(page);
 		int			nkeys = MihPageGetOpaque(page)->nitems;
 
-		CHECK_FOR_INTERRUPTS();
-		if (MihPageGetOpaque(page)->next != MihBuildTag(run->build_id))
-			mih_corrupt(index, blkno, "table %d page %u is of another build", j, p);
 		if (nkeys == 0 || kp->first != dir->first_values[j][p] || starts[0] != 0 ||
 			starts[kp->nvalues] != nkeys || (sparse && values[0] != kp->first))
 			mih_corrupt(index, blkno, "key page %u of table %d does not begin or end as its header says", p, j);
@@ -416,6 +455,8 @@ check_index(Relation index, Relation heap, bool heapallindexed, MihMeta *seen, M
 		for (int j = 1; j < seen->ntables; j++)
 			if (seen->flags & MIH_FLAG_COMPACT)
 				check_keys(index, seen, run, dir, j, hashes);
+			else if (run->flags & MIH_RUN_HASHES)
+				check_hashes(index, seen, run, dir, j, hashes);
 			else
 				check_tablej(index, seen, run, dir, j, hashes);
 		check_filters(index, seen, run, dir, hashes);

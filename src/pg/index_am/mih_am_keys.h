@@ -1,11 +1,11 @@
 /*
  * The key tables of a compact simhash_mih index (WITH (compact = on)). Tables 1..m-1 hold, instead
- * of a (hash, ordinal) entry a row, the distinct 4-byte keys of their rows grouped by the table's
+ * of the rows' distinct hashes, the distinct 4-byte keys of their rows grouped by the table's
  * block value. A key is block 0's bits and as many bits of the other blocks as fit
  * (mih_compact_key): with block j, known from where the key sits, it bounds the distance from
  * below, which rejects almost every far row; a key that passes is confirmed, and its rows' tids
  * found, by probing table 0 at its block 0 value. About 4.4 bytes a row a table at 10M rows,
- * against 12.
+ * against 8.
  *
  * A key page: MihKeyPage; then, sparse (for tables with fewer rows than block values), uint32
  * value[nvalues], the block values present; then uint16 start[nvalues + 1]: the keys of the i-th

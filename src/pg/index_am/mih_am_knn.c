@@ -42,7 +42,8 @@
 
 /*
  * A level bucket entry: a tid packed as in a key, or (with ORD_FLAG) an ordinal in table 0 of a
- * run (the run's place in the meta page above bit 32).
+ * run of layout 2 (the run's place in the meta page above bit 32). A row found through tables
+ * 1..m-1 of a run of MIH_RUN_HASHES waits as its hash instead (MihHashRef).
  */
 #define ORD_FLAG		(UINT64_C(1) << 63)
 #define ORD_REF(run, ord)	(ORD_FLAG | ((uint64) (run) << 32) | (uint64) (ord))
@@ -62,6 +63,20 @@ typedef struct MihRefs
 	int			cap;
 } MihRefs;
 
+/* A hash found through tables 1..m-1 of run `run`, rotated as its table 0 sorts it. */
+typedef struct MihHashRef
+{
+	uint64		key;
+	uint32		run;
+} MihHashRef;
+
+typedef struct MihHashRefs
+{
+	MihHashRef *items;
+	int			n;
+	int			cap;
+} MihHashRefs;
+
 struct MihKnnState
 {
 	MemoryContext cxt;			/* holds everything below; reset when the scan starts over */
@@ -80,7 +95,8 @@ struct MihKnnState
 	uint64		block_masks[MIH_MAX_TABLES];
 	int			emit;			/* the next distance to return */
 	MihRefs		found[NDIST];
-	int			nfound;			/* entries in found[] ... */
+	MihHashRefs found_hashes[NDIST];
+	int			nfound;			/* entries in found[] and found_hashes[] ... */
 	int			max_found;		/* ... at most this many (work_mem), else passes */
 	bool		overflow;		/* found[] lacks rows it had no room for */
 	/* passes */
@@ -89,6 +105,7 @@ struct MihKnnState
 	uint64	   *ready;
 	int			nready;
 	int			next_ready;
+	int			ready_cap;
 };
 
 #define ST_SORT sort_keys
@@ -113,24 +130,57 @@ max_keys(void)
 	return (int) Max(FIRST_CAP, Min(keys, INT_MAX / 2));
 }
 
+/* Counts one more entry of found[] or found_hashes[]; false (an overflow) if there is no room. */
+static bool
+count_found(MihKnnState *st)
+{
+	if (st->nfound >= st->max_found)
+	{
+		st->overflow = true;
+		return false;
+	}
+	st->nfound++;
+	return true;
+}
+
+/* items, with room for one more of n items of the given size (*cap grows by doubling). */
+static void *
+room_for_one(void *items, int n, int *cap, Size size)
+{
+	if (n < *cap)
+		return items;
+	*cap = Max(*cap * 2, 16);
+	return items ? repalloc_huge(items, *cap * size) : palloc(*cap * size);
+}
+
 static void
 add_found(MihKnnState *st, int d, uint64 ref)
 {
 	MihRefs    *refs = &st->found[d];
 
-	if (st->nfound >= st->max_found)
-	{
-		st->overflow = true;
+	if (!count_found(st))
 		return;
-	}
-	st->nfound++;
-	if (refs->n == refs->cap)
-	{
-		refs->cap = Max(refs->cap * 2, 16);
-		refs->items = refs->items ? repalloc_huge(refs->items, refs->cap * sizeof(uint64))
-			: palloc(refs->cap * sizeof(uint64));
-	}
+	refs->items = room_for_one(refs->items, refs->n, &refs->cap, sizeof(uint64));
 	refs->items[refs->n++] = ref;
+}
+
+static void
+add_found_hash(MihKnnState *st, int d, uint32 run, uint64 key)
+{
+	MihHashRefs *refs = &st->found_hashes[d];
+
+	if (!count_found(st))
+		return;
+	refs->items = room_for_one(refs->items, refs->n, &refs->cap, sizeof(MihHashRef));
+	refs->items[refs->n].key = key;
+	refs->items[refs->n].run = run;
+	refs->n++;
+}
+
+static bool
+bucket_empty(const MihKnnState *st, int d)
+{
+	return st->found[d].n == 0 && st->found_hashes[d].n == 0;
 }
 
 /* True if a row at distance d may still be returned (its key may be past the last one). */
@@ -152,10 +202,11 @@ reset_memory(MihKnnState *st)
 {
 	MemoryContextReset(st->cxt);
 	memset(st->found, 0, sizeof(st->found));
+	memset(st->found_hashes, 0, sizeof(st->found_hashes));
 	st->nfound = 0;
 	st->overflow = false;
 	st->ready = NULL;
-	st->nready = st->next_ready = 0;
+	st->nready = st->next_ready = st->ready_cap = 0;
 }
 
 MihKnnState *
@@ -221,6 +272,9 @@ level_match(MihProbe *pr, Page page, int i, uint64 h)
 		if (ItemPointerIsValid(tid))
 			add_found(st, d, tid_key(0, tid));
 	}
+	else if (pr->run->flags & MIH_RUN_HASHES)
+		add_found_hash(st, d, (uint32) (pr->run - pr->meta->runs),
+					   sh_mih_rotate_block_to_top(h, pr->meta->ntables, 0));
 	else
 		add_found(st, d, ORD_REF(pr->run - pr->meta->runs, MihPageOrdinals(page)[i]));
 }
@@ -387,45 +441,110 @@ start_levels(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *m
 	return mih_read_chains(index, meta, so->nballs == 0, chain_rows, &lp);
 }
 
+static void
+add_ready(MihKnnState *st, uint64 key)
+{
+	if (st->returned && key <= st->after)
+		return;
+	st->ready = room_for_one(st->ready, st->nready, &st->ready_cap, sizeof(uint64));
+	st->ready[st->nready++] = key;
+}
+
+typedef struct MihReadyRows
+{
+	MihKnnState *st;
+	int			d;
+} MihReadyRows;
+
+static void
+ready_row(void *arg, uint64 h, const ItemPointerData *tid)
+{
+	MihReadyRows *rr = (MihReadyRows *) arg;
+
+	add_ready(rr->st, tid_key(rr->d, tid));
+}
+
+static int
+cmp_hash_ref(const void *a, const void *b)
+{
+	const MihHashRef *x = a,
+			   *y = b;
+
+	if (x->run != y->run)
+		return x->run < y->run ? -1 : 1;
+	return x->key < y->key ? -1 : x->key > y->key ? 1 : 0;
+}
+
 /*
- * Moves bucket d into the ready keys, its ordinals turned into tids through table 0 of their run
+ * The rows of bucket d's hashes, through table 0 of their runs, in each run's table 0 order
  * (probes[r] probes run r).
  */
 static bool
-emit_bucket(MihKnnState *st, MihProbe *probes, int d)
+ready_hashes(MihKnnState *st, const MihMeta *meta, MihProbe *probes, int d)
+{
+	MihHashRefs *refs = &st->found_hashes[d];
+	uint64	   *hashes = palloc(Max(refs->n, 1) * sizeof(uint64));
+	MihReadyRows rr = {st, d};
+
+	qsort(refs->items, refs->n, sizeof(MihHashRef), cmp_hash_ref);
+	for (int i = 0; i < refs->n;)
+	{
+		uint32		run = refs->items[i].run;
+		int			n = 0;
+
+		for (; i < refs->n && refs->items[i].run == run; i++)
+			hashes[n++] = sh_mih_rotate_block_back(refs->items[i].key, meta->ntables, 0);
+		if (!mih_probe_rows_of(&probes[run], hashes, n, ready_row, &rr))
+		{
+			pfree(hashes);
+			return false;
+		}
+	}
+	pfree(hashes);
+	st->nfound -= refs->n;
+	pfree(refs->items);
+	memset(refs, 0, sizeof(MihHashRefs));
+	return true;
+}
+
+/*
+ * Moves bucket d into the ready keys, its ordinals and hashes turned into tids through table 0 of
+ * their run (probes[r] probes run r).
+ */
+static bool
+emit_bucket(MihKnnState *st, const MihMeta *meta, MihProbe *probes, int d)
 {
 	MihRefs    *refs = &st->found[d];
 
-	if (refs->n == 0)
+	if (bucket_empty(st, d))
 		return true;
 	/* Ordinals sort after tids, in table 0's page order. */
 	sort_keys(refs->items, refs->n);
 	if (st->ready)
 		pfree(st->ready);
-	st->ready = palloc(Max(refs->n, 1) * sizeof(uint64));
+	st->ready_cap = Max(refs->n + st->found_hashes[d].n, 16);
+	st->ready = palloc(st->ready_cap * sizeof(uint64));
 	st->nready = st->next_ready = 0;
 	for (int i = 0; i < refs->n; i++)
 	{
-		uint64		key;
-
 		if (refs->items[i] & ORD_FLAG)
 		{
 			ItemPointerData tid;
 
 			if (!mih_probe_ordinal_tid(&probes[ORD_RUN(refs->items[i])], (uint32) refs->items[i], &tid))
 				return false;
-			if (!ItemPointerIsValid(&tid))
-				continue;
-			key = tid_key(d, &tid);
+			if (ItemPointerIsValid(&tid))
+				add_ready(st, tid_key(d, &tid));
 		}
 		else
-			key = refs->items[i] | KEY(d, 0, 0);
-		if (!st->returned || key > st->after)
-			st->ready[st->nready++] = key;
+			add_ready(st, refs->items[i] | KEY(d, 0, 0));
 	}
+	if (st->found_hashes[d].n > 0 && !ready_hashes(st, meta, probes, d))
+		return false;
 	sort_keys(st->ready, st->nready);
 	st->nfound -= refs->n;
-	pfree(refs->items);
+	if (refs->items)
+		pfree(refs->items);
 	memset(refs, 0, sizeof(MihRefs));
 	return true;
 }
@@ -480,7 +599,7 @@ worth_probing(const MihKnnState *st, const MihMeta *meta)
 		return false;
 	if (st->spent + cost <= SPECULATIVE_SHARE * pass)
 		return true;
-	while (d <= st->horizon && st->found[d].n == 0)
+	while (d <= st->horizon && bucket_empty(st, d))
 		d++;
 	return d <= st->horizon && knn_cost_to_reach(st, meta, d, pass) <= pass;
 }
@@ -509,7 +628,7 @@ step_levels(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *me
 			break;
 		}
 		if (st->emit <= st->bound)
-			ok = emit_bucket(st, probes, st->emit++);
+			ok = emit_bucket(st, meta, probes, st->emit++);
 		else if (st->bound == DIST_NULL)
 		{
 			st->phase = KNN_DONE;

@@ -141,20 +141,11 @@ typedef struct MihRows
 	BlockNumber *old;			/* the pages read, to recycle */
 	Size		nold;
 	Size		capold;
-	/* A merge's: for each table 0 row read, dead ones too, its place among the rows (NO_ROW: dead) */
-	uint32	   *place;
-	Size		nplace;
-	Size		capplace;
 } MihRows;
 
-#define NO_ROW	PG_UINT32_MAX
-
 static void
-rows_init(MihRows *rows, uint64 expected, bool places)
+rows_init(MihRows *rows, uint64 expected)
 {
-	rows->capplace = places ? Max(expected, 1024) : 0;
-	rows->nplace = 0;
-	rows->place = places ? palloc_extended(rows->capplace * sizeof(uint32), MCXT_ALLOC_HUGE) : NULL;
 	rows->cap = Max(expected, 1024);
 	rows->n = 0;
 	rows->hashes = palloc_extended(rows->cap * sizeof(uint64), MCXT_ALLOC_HUGE);
@@ -170,8 +161,6 @@ rows_free(MihRows *rows)
 	pfree(rows->hashes);
 	pfree(rows->tids);
 	pfree(rows->old);
-	if (rows->place)
-		pfree(rows->place);
 }
 
 static void
@@ -192,18 +181,7 @@ collect_live(MihRows *rows, Page page)
 
 	for (int i = 0; i < n; i++)
 	{
-		bool		live = ItemPointerIsValid(&MihPageTids(page)[i]);
-
-		if (rows->place)
-		{
-			if (rows->nplace == rows->capplace)
-			{
-				rows->capplace *= 2;
-				rows->place = repalloc_huge(rows->place, rows->capplace * sizeof(uint32));
-			}
-			rows->place[rows->nplace++] = live ? (uint32) rows->n : NO_ROW;
-		}
-		if (!live)
+		if (!ItemPointerIsValid(&MihPageTids(page)[i]))
 			continue;
 		if (rows->n == rows->cap)
 		{
@@ -233,32 +211,27 @@ read_page(MihWalk *walk, BlockNumber blkno, uint16 kind, bool chain, MihRows *ro
 }
 
 /*
- * The live rows of a run (from table 0) and every page of it to recycle. The pages of tables
- * 1..m-1 are only noted if tables_later (fill_table reads them, if the merge writes a run at all).
- * The caller keeps other merges off the run.
+ * The live rows of a run (from table 0) and every page of it to recycle. The tables 1..m-1 are not
+ * read: the merged run's are made from its rows. The caller keeps other merges off the run.
  */
 static void
-read_run(Relation index, const MihMeta *meta, const MihRun *run, MihRows *rows, bool tables_later)
+read_run(Relation index, const MihMeta *meta, const MihRun *run, MihRows *rows)
 {
 	const MihDirectory *dir = mih_directory(index, meta, run, NULL);
 	MihWalk		walk;
 
 	for (int j = 0; j < meta->ntables; j++)
 	{
-		uint16		kind = j == 0 ? MIH_PAGE_TABLE0 :
-			(meta->flags & MIH_FLAG_COMPACT) ? MIH_PAGE_KEYS : MIH_PAGE_TABLEJ;
-
 		mih_walk_start(&walk, index);
 		for (uint32 p = 0; p < dir->pages[j]; p++)
 		{
-			if (j > 0 && tables_later)
+			if (j > 0)
 			{
 				note_block(rows, dir->blocks[j][p]);
 				continue;
 			}
-			read_page(&walk, dir->blocks[j][p], kind, false, rows, j == 0);
-			if (j == 0)
-				pgstat_progress_update_param(MIH_PROGRESS_ROWS_DONE, (int64) rows->n);
+			read_page(&walk, dir->blocks[j][p], MIH_PAGE_TABLE0, false, rows, true);
+			pgstat_progress_update_param(MIH_PROGRESS_ROWS_DONE, (int64) rows->n);
 		}
 		for (BlockNumber blkno = run->fence_head[j]; blkno != InvalidBlockNumber;)
 			blkno = read_page(&walk, blkno, MIH_PAGE_FENCE, true, rows, false);
@@ -267,93 +240,6 @@ read_run(Relation index, const MihMeta *meta, const MihRun *run, MihRows *rows, 
 		for (BlockNumber blkno = run->hint_head[j]; blkno != InvalidBlockNumber;)
 			blkno = read_page(&walk, blkno, MIH_PAGE_HINTS, true, rows, false);
 	}
-}
-
-/*
- * The runs a merge reads, so that it merges their sorted tables instead of sorting every row again
- * (MihPresorted): sorting took more than half of a merge's time.
- */
-typedef struct MihMergeRuns
-{
-	Relation	index;
-	const MihMeta *meta;
-	MihRows    *rows;
-	int			nruns;
-	const MihRun *runs[MIH_MAX_RUNS];
-	Size		start[MIH_MAX_RUNS + 1];	/* run s's live rows: rows start[s] on */
-	Size		first[MIH_MAX_RUNS + 1];	/* run s's table 0 rows: rows->place[first[s]] on */
-	bool		placed;			/* rows->place holds the rows' ordinals in the new table 0 */
-} MihMergeRuns;
-
-/*
- * Table j of the merged run (MihPresorted's fill_table): each run's table j, read in its order,
- * gives its live rows sorted by block j, with their ordinals in its own table 0; merged, with the
- * new run's ordinals.
- */
-static void
-fill_table(void *arg, int j, const uint32 *ordinal, MihRef *refs, Size n)
-{
-	MihMergeRuns *mr = (MihMergeRuns *) arg;
-	MihRef	   *in = palloc_extended(Max(n, 1) * sizeof(MihRef), MCXT_ALLOC_HUGE);
-	Size		start[MIH_MAX_RUNS + 1];
-	Size		k = 0;
-	MihWalk		walk;
-
-	/* Once: a row's new ordinal, one lookup away from its ordinal in its run (in order: cheap). */
-	if (!mr->placed)
-		for (Size q = 0; q < mr->rows->nplace; q++)
-			if (mr->rows->place[q] != NO_ROW)
-				mr->rows->place[q] = ordinal[mr->rows->place[q]];
-	mr->placed = true;
-	for (int s = 0; s < mr->nruns; s++)
-	{
-		const MihRun *run = mr->runs[s];
-		const MihDirectory *dir = mih_directory(mr->index, mr->meta, run, NULL);
-		/* Its table 0's rows: a damaged table j may refer beyond them. */
-		Size		table0_rows = mr->first[s + 1] - mr->first[s];
-
-		start[s] = k;
-		mih_walk_start(&walk, mr->index);
-		for (uint32 p = 0; p < dir->pages[j]; p++)
-		{
-			BlockNumber blkno = dir->blocks[j][p];
-			Buffer		buffer = mih_read_kind(&walk, blkno, MIH_PAGE_TABLEJ, false, BUFFER_LOCK_SHARE);
-			Page		page = BufferGetPage(buffer);
-			int			items = MihPageGetOpaque(page)->nitems;
-
-			CHECK_FOR_INTERRUPTS();
-			for (int i = 0; i < items; i++)
-			{
-				uint32		o = MihPageOrdinals(page)[i];
-				uint32		ord;
-
-				/* The ordinals are in block j's order: ask for a later row's place early. */
-				uint32		ahead = i + MIH_PREFETCH_AHEAD < items ?
-					MihPageOrdinals(page)[i + MIH_PREFETCH_AHEAD] : PG_UINT32_MAX;
-
-				if (ahead < table0_rows)
-					__builtin_prefetch(&mr->rows->place[mr->first[s] + ahead]);
-				if (o >= table0_rows)
-					mih_corrupt(mr->index, blkno, "table %d refers to row %u of %lu", j, o,
-								(unsigned long) table0_rows);
-				ord = mr->rows->place[mr->first[s] + o];
-				if (ord == NO_ROW)
-					continue;
-				if (k == n)
-					mih_corrupt(mr->index, blkno, "table %d holds more live rows than table 0", j);
-				in[k].key = sh_mih_rotate_block_to_top(MihPageHashes(page)[i], mr->meta->ntables, j);
-				in[k].ord = ord;
-				k++;
-			}
-			UnlockReleaseBuffer(buffer);
-		}
-	}
-	start[mr->nruns] = k;
-	if (k != n)
-		mih_corrupt(mr->index, MIH_META_BLKNO, "table %d holds %lu live rows, table 0 %lu", j,
-					(unsigned long) k, (unsigned long) n);
-	mih_merge_refs(in, start, mr->nruns, refs);
-	pfree(in);
 }
 
 /* Waits until no scan can still read the pages rows->old lists, then frees them. */
@@ -437,7 +323,7 @@ flush_locked(Relation index, uint64 min_rows, MihRows *out)
 	GenericXLogFinish(state);
 	LockBuffer(meta_buf, BUFFER_LOCK_UNLOCK);
 
-	rows_init(&rows, meta.nsealed, false);
+	rows_init(&rows, meta.nsealed);
 	mih_walk_start(&walk, index);
 	for (BlockNumber blkno = meta.sealed_head; blkno != InvalidBlockNumber;)
 		blkno = read_page(&walk, blkno, MIH_PAGE_PENDING, true, &rows, true);
@@ -874,8 +760,8 @@ merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool resha
 	uint32		kept = 0;
 	MihMeta		locked;
 	bool		every[MIH_MAX_RUNS];
-	MihMergeRuns mr;
-	MihPresorted presorted;
+	Size		start[MIH_MAX_RUNS + 1];
+	MihPresorted presorted = {0, start};
 
 	if (reshape)
 	{
@@ -888,27 +774,15 @@ merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool resha
 			every[r] = r < meta->nruns;
 	}
 	progress_phase(MIH_MERGE_PHASE_READ, expected, 0);
-	/* The runs' tables are sorted as the new run's are, unless the merge changes the shape. */
-	rows_init(&rows, expected, !reshape && !compact);
-	mr.index = index;
-	mr.meta = meta;
-	mr.rows = &rows;
-	mr.nruns = 0;
-	mr.placed = false;
+	rows_init(&rows, expected);
+	/* Each run's rows are sorted as the new run's table 0, unless the merge changes the shape. */
 	for (uint32 r = 0; r < meta->nruns; r++)
 		if (chosen[r])
 		{
-			mr.start[mr.nruns] = rows.n;
-			mr.first[mr.nruns] = rows.nplace;
-			mr.runs[mr.nruns++] = &meta->runs[r];
-			read_run(index, meta, &meta->runs[r], &rows, !reshape && !compact);
+			start[presorted.nsegments++] = rows.n;
+			read_run(index, meta, &meta->runs[r], &rows);
 		}
-	mr.start[mr.nruns] = rows.n;
-	mr.first[mr.nruns] = rows.nplace;
-	presorted.nsegments = mr.nruns;
-	presorted.start = mr.start;
-	presorted.fill_table = compact ? NULL : fill_table;
-	presorted.arg = &mr;
+	start[presorted.nsegments] = rows.n;
 	progress_phase(MIH_MERGE_PHASE_WRITE, (uint64) rows.n * m, 0);
 	if (rows.n > 0)
 		mih_write_tables(index, rows.hashes, rows.tids, rows.n, m, compact, reshape ? NULL : &presorted,

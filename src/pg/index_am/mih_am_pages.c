@@ -104,6 +104,9 @@ mih_check_items(Relation index, BlockNumber blkno, Page page)
 		case MIH_PAGE_TABLEJ:
 			capacity = MIH_REFS_PER_PAGE;
 			break;
+		case MIH_PAGE_HASHES:
+			capacity = MIH_HASHES_PER_PAGE;
+			break;
 		case MIH_PAGE_FENCE:
 			capacity = MIH_FENCES_PER_PAGE;
 			break;
@@ -475,9 +478,15 @@ mih_validate_meta(Relation index, const MihMeta *meta)
 	if (meta->nruns > MIH_MAX_RUNS)
 		mih_corrupt(index, MIH_META_BLKNO, "the meta page names %u runs", meta->nruns);
 	for (uint32 r = 0; r < meta->nruns; r++)
+	{
 		if (meta->runs[r].nrows > (uint64) meta->runs[r].table_pages[0] * MIH_ROWS_PER_PAGE)
 			mih_corrupt(index, MIH_META_BLKNO, "the meta page counts %lu rows in %u pages of table 0 of run %u",
 						(unsigned long) meta->runs[r].nrows, meta->runs[r].table_pages[0], r);
+		/* a compact index's key tables reach rows by value already */
+		if ((meta->runs[r].flags & ~MIH_RUN_HASHES) ||
+			((meta->runs[r].flags & MIH_RUN_HASHES) && (meta->flags & MIH_FLAG_COMPACT)))
+			mih_corrupt(index, MIH_META_BLKNO, "run %u has flags %x", r, meta->runs[r].flags);
+	}
 }
 
 /* Copies the meta page of a locked buffer (layout 2 read as layout 3) and validates it. */

@@ -79,8 +79,7 @@ mih_probe_visit(MihProbe *pr, int table, uint32 p)
 {
 	BlockNumber blkno = pr->dir->blocks[table][p];
 	Buffer	   *recent = &pr->dir->recent[table][p];
-	uint16		kind = table == 0 ? MIH_PAGE_TABLE0 :
-		mih_is_key_table(pr->meta, table) ? MIH_PAGE_KEYS : MIH_PAGE_TABLEJ;
+	uint16		kind = table == 0 ? MIH_PAGE_TABLE0 : mih_tablej_kind(pr->meta, pr->run);
 	Page		page;
 
 	if (BufferIsValid(pr->buffer) && BufferGetBlockNumber(pr->buffer) != blkno)
@@ -400,7 +399,8 @@ prefetch_value(const MihProbe *pr, uint32 v, uint32 lo)
 	block = (char *) BufferGetBlock(buffer);
 	first = fences[p];
 	last = p + 1 < npages ? fences[p + 1] : pr->mask;
-	rows = pr->table == 0 ? MIH_ROWS_PER_PAGE : MIH_REFS_PER_PAGE;
+	rows = pr->table == 0 ? MIH_ROWS_PER_PAGE :
+		(pr->run->flags & MIH_RUN_HASHES) ? MIH_HASHES_PER_PAGE : MIH_REFS_PER_PAGE;
 	guess = v <= first ? 0 : Min((uint64) (v - first) * rows / ((uint64) (last - first) + 1), rows - 1);
 	/* The guess is off by a dozen entries or so: the lines around it too. */
 	for (int64 i = Max((int64) guess - PREFETCH_SPREAD, 0); i <= (int64) Min(guess + PREFETCH_SPREAD, rows - 1); i += 8)
@@ -568,7 +568,7 @@ mih_probe_read_table0(MihProbe *pr, MihRowsFn fn, void *arg)
 
 /*
  * The heap tid of row ord of table 0 (invalid if VACUUM cleared it), for rows found through the
- * other tables. Returns false if the tables changed under the scan.
+ * other tables of a run of layout 2. Returns false if the tables changed under the scan.
  */
 bool
 mih_probe_ordinal_tid(MihProbe *pr, uint32 ord, ItemPointerData *tid)
@@ -586,6 +586,57 @@ mih_probe_ordinal_tid(MihProbe *pr, uint32 ord, ItemPointerData *tid)
 	*tid = MihPageTids(page)[ord % MIH_ROWS_PER_PAGE];
 	LockBuffer(pr->buffer, BUFFER_LOCK_UNLOCK);
 	return true;
+}
+
+typedef struct MihRowsOf
+{
+	MihTidFn	fn;
+	void	   *arg;
+} MihRowsOf;
+
+static void
+row_of(MihProbe *pr, Page page, int i, uint64 h)
+{
+	const MihRowsOf *ro = (const MihRowsOf *) pr->arg;
+	const ItemPointerData *tid = &MihPageTids(page)[i];
+
+	if (ItemPointerIsValid(tid))
+		ro->fn(ro->arg, h, tid);
+}
+
+/*
+ * Calls fn with each live row of table 0 whose hash is one of the n hashes, which come sorted as
+ * table 0 is (by sh_mih_rotate_block_to_top of block 0): how a hash found in tables 1..m-1 of a
+ * run of MIH_RUN_HASHES is turned into rows, by a probe of table 0 at its block 0 that matches only
+ * the hash itself. The probe is left as it was. Returns false if the tables changed under the scan.
+ */
+bool
+mih_probe_rows_of(MihProbe *pr, const uint64 *hashes, Size n, MihTidFn fn, void *arg)
+{
+	MihMatchFn	match = pr->match;
+	void	   *match_arg = pr->arg;
+	uint64		query = pr->query;
+	int			within = pr->within;
+	int			table = pr->table;
+	MihRowsOf	ro = {fn, arg};
+
+	mih_probe_table(pr, 0);
+	pr->match = row_of;
+	pr->arg = &ro;
+	pr->within = 0;
+	for (Size i = 0; i < n && !pr->stale; i++)
+	{
+		if ((i & 255) == 0)
+			CHECK_FOR_INTERRUPTS();
+		pr->query = hashes[i];
+		mih_probe_value(pr, sh_mih_block_value(hashes[i], pr->meta->ntables, 0));
+	}
+	pr->match = match;
+	pr->arg = match_arg;
+	pr->query = query;
+	pr->within = within;
+	mih_probe_table(pr, table);
+	return !pr->stale;
 }
 
 /*

@@ -38,6 +38,9 @@ struct MihProbe
 /* Called with each page of a chain (pending or NULL rows), share-locked. */
 typedef void (*MihRowsFn) (void *arg, Page page, uint16 kind);
 
+/* Called with a live row of table 0 and its hash (mih_probe_rows_of). */
+typedef void (*MihTidFn) (void *arg, uint64 h, const ItemPointerData *tid);
+
 extern void mih_probe_begin(MihProbe *pr, Relation index, const MihMeta *meta, const MihRun *run,
 							MihMatchFn match, void *arg);
 extern bool mih_is_key_table(const MihMeta *meta, int j);
@@ -52,6 +55,7 @@ extern double mih_pass_cost(const MihRun *run);
 extern double mih_radius_levels(const MihMeta *meta, const MihRun *run, int radius, int *levels);
 extern bool mih_probe_read_table0(MihProbe *pr, MihRowsFn fn, void *arg);
 extern bool mih_probe_ordinal_tid(MihProbe *pr, uint32 ord, ItemPointerData *tid);
+extern bool mih_probe_rows_of(MihProbe *pr, const uint64 *hashes, Size n, MihTidFn fn, void *arg);
 extern bool mih_read_chains(Relation index, const MihMeta *meta, bool nulls, MihRowsFn fn, void *arg);
 
 #endif

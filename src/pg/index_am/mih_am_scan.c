@@ -40,9 +40,13 @@ typedef struct MihRadiusProbe
 	uint64		center;
 	int			radius;
 	int			levels[MIH_MAX_TABLES];	/* table j finds rows within levels[j] bits on block j */
-	uint32	   *ords;			/* matches found through tables 1..m-1 */
-	int			nords;
-	int			ords_cap;
+	/*
+	 * Rows found through tables 1..m-1: their hashes rotated as table 0 sorts them
+	 * (MIH_RUN_HASHES), or their ordinals in table 0 (a run of layout 2)
+	 */
+	uint64	   *found;
+	int			nfound;
+	int			found_cap;
 	/* compact index: keys found through the key tables, and the one being confirmed */
 	uint32		center_keys[MIH_MAX_TABLES];
 	MihKeyRef  *keys;
@@ -113,12 +117,13 @@ note_match(MihProbe *pr, Page page, int i, uint64 h)
 	}
 	if (found_before(pr, rp, pr->table, h))
 		return;
-	if (rp->nords == rp->ords_cap)
+	if (rp->nfound == rp->found_cap)
 	{
-		rp->ords_cap *= 2;
-		rp->ords = repalloc_huge(rp->ords, rp->ords_cap * sizeof(uint32));
+		rp->found_cap *= 2;
+		rp->found = repalloc_huge(rp->found, rp->found_cap * sizeof(uint64));
 	}
-	rp->ords[rp->nords++] = MihPageOrdinals(page)[i];
+	rp->found[rp->nfound++] = (pr->run->flags & MIH_RUN_HASHES) ?
+		sh_mih_rotate_block_to_top(h, pr->meta->ntables, 0) : MihPageOrdinals(page)[i];
 }
 
 /*
@@ -195,24 +200,37 @@ confirm_keys(MihProbe *pr, MihRadiusProbe *rp)
 }
 
 static int
-cmp_uint32(const void *a, const void *b)
+cmp_uint64(const void *a, const void *b)
 {
-	uint32		x = *(const uint32 *) a,
-				y = *(const uint32 *) b;
+	uint64		x = *(const uint64 *) a,
+				y = *(const uint64 *) b;
 
 	return x < y ? -1 : x > y ? 1 : 0;
 }
 
+static void
+add_row(void *arg, uint64 h, const ItemPointerData *tid)
+{
+	add_tid((MihScanState *) arg, tid);
+}
+
 /* Rows found through tables 1..m-1 are reported with their tids from table 0, in page order. */
 static void
-resolve_ordinals(MihProbe *pr, MihRadiusProbe *rp)
+resolve_found(MihProbe *pr, MihRadiusProbe *rp)
 {
-	qsort(rp->ords, rp->nords, sizeof(uint32), cmp_uint32);
-	for (int i = 0; i < rp->nords; i++)
+	qsort(rp->found, rp->nfound, sizeof(uint64), cmp_uint64);
+	if (pr->run->flags & MIH_RUN_HASHES)
+	{
+		for (int i = 0; i < rp->nfound; i++)
+			rp->found[i] = sh_mih_rotate_block_back(rp->found[i], pr->meta->ntables, 0);
+		mih_probe_rows_of(pr, rp->found, rp->nfound, add_row, rp->so);
+		return;
+	}
+	for (int i = 0; i < rp->nfound; i++)
 	{
 		ItemPointerData tid;
 
-		if (!mih_probe_ordinal_tid(pr, rp->ords[i], &tid))
+		if (!mih_probe_ordinal_tid(pr, (uint32) rp->found[i], &tid))
 			return;
 		if (ItemPointerIsValid(&tid))
 			add_tid(rp->so, &tid);
@@ -300,9 +318,9 @@ probe_tables(MihScanState *so, Relation index, const MihMeta *meta, const MihRun
 		mih_probe_read_table0(&pr, scan_rows_page, so);
 	else
 	{
-		rp.ords_cap = 64;
-		rp.nords = 0;
-		rp.ords = palloc(rp.ords_cap * sizeof(uint32));
+		rp.found_cap = 64;
+		rp.nfound = 0;
+		rp.found = palloc(rp.found_cap * sizeof(uint64));
 		rp.keys_cap = 64;
 		rp.nkeys = 0;
 		rp.keys = palloc(rp.keys_cap * sizeof(MihKeyRef));
@@ -321,10 +339,10 @@ probe_tables(MihScanState *so, Relation index, const MihMeta *meta, const MihRun
 				mih_probe_value(&pr, values[i]);
 		}
 		if (!pr.stale)
-			resolve_ordinals(&pr, &rp);
+			resolve_found(&pr, &rp);
 		if (!pr.stale)
 			confirm_keys(&pr, &rp);
-		pfree(rp.ords);
+		pfree(rp.found);
 		pfree(rp.keys);
 	}
 	mih_probe_end(&pr);

@@ -1,8 +1,8 @@
 /*
  * Writing the sorted tables of a simhash_mih index (at build and at a merge): table 0 holds
- * (hash, tid) sorted by block 0, tables 1..m-1 hold (hash, ordinal in table 0) sorted by their
- * block, or in a compact index their keys (mih_am_keys.h), and each table gets a chain of fence
- * pages listing its pages with their first block value.
+ * (hash, tid) sorted by block 0, tables 1..m-1 hold the distinct hashes sorted by their block, or
+ * in a compact index their keys (mih_am_keys.h), and each table gets a chain of fence pages listing
+ * its pages with their first block value.
  */
 #include "mih_am.h"
 #include "mih_am_keys.h"
@@ -95,12 +95,16 @@ write_page(Relation index, Page image, BlockNumber *blkno, Buffer *hint)
 	*blkno = mih_write_image(index, buffer, image);
 }
 
-/* Writes table j in the order of refs, noting each page's fence in dir and its buffer in hints. */
+/*
+ * Writes table 0 (j == 0: the n rows, hashes and tids, in their sorted order) or table j (the n
+ * distinct hashes rotated by block j, sorted: each page holds them rotated back), noting each
+ * page's fence in dir and its buffer in hints.
+ */
 static uint32
 write_table(Relation index, int m, int j, uint64 build_id, const uint64 *hashes,
-			const ItemPointerData *tids, Size n, const MihRef *refs, MihFence *dir, Buffer *hints)
+			const ItemPointerData *tids, Size n, MihFence *dir, Buffer *hints)
 {
-	Size		per_page = j == 0 ? MIH_ROWS_PER_PAGE : MIH_REFS_PER_PAGE;
+	Size		per_page = j == 0 ? MIH_ROWS_PER_PAGE : MIH_HASHES_PER_PAGE;
 	Size		pages = (n + per_page - 1) / per_page;
 	PGAlignedBlock image;
 
@@ -112,26 +116,87 @@ write_table(Relation index, int m, int j, uint64 build_id, const uint64 *hashes,
 		uint64	   *page_hashes = MihPageHashes(page);
 
 		CHECK_FOR_INTERRUPTS();
-		mih_init_page(page, j == 0 ? MIH_PAGE_TABLE0 : MIH_PAGE_TABLEJ);
+		mih_init_page(page, j == 0 ? MIH_PAGE_TABLE0 : MIH_PAGE_HASHES);
 		MihPageGetOpaque(page)->nitems = (uint16) count;
 		MihPageGetOpaque(page)->next = MihBuildTag(build_id);
-		for (Size i = 0; i < count; i++)
+		if (j == 0)
 		{
-			uint32		ord = refs[first + i].ord;
-
-			/* Tables 1..m-1 read the hashes in another order: ask for a later row's early. */
-			if (j > 0 && first + i + MIH_PREFETCH_AHEAD < n)
-				__builtin_prefetch(&hashes[refs[first + i + MIH_PREFETCH_AHEAD].ord]);
-			page_hashes[i] = hashes[ord];
-			if (j == 0)
-				MihPageTids(page)[i] = tids[ord];
-			else
-				MihPageOrdinals(page)[i] = ord;
+			memcpy(page_hashes, &hashes[first], count * sizeof(uint64));
+			memcpy(MihPageTids(page), &tids[first], count * sizeof(ItemPointerData));
 		}
+		else
+			for (Size i = 0; i < count; i++)
+				page_hashes[i] = sh_mih_rotate_block_back(hashes[first + i], m, j);
 		dir[p].first_value = sh_mih_block_value(page_hashes[0], m, j);
 		write_page(index, page, &dir[p].blkno, &hints[p]);
 	}
 	return (uint32) pages;
+}
+
+/*
+ * Sorts n 64-bit keys: by radix, 16 bits a pass, lowest first (four passes over the keys instead
+ * of a comparison sort's 23 at 10M rows: a table is sorted at every merge), a pass skipped where
+ * every key has the same digit; small arrays by comparison.
+ */
+static void
+sort_keys(uint64 *keys, Size n)
+{
+	Size	   *count;
+	uint64	   *other;
+	uint64	   *from = keys;
+
+	if (n < 4096)
+	{
+		mih_sort_items(keys, n);
+		return;
+	}
+	count = palloc0(4 * 65536 * sizeof(Size));
+	other = palloc_extended(n * sizeof(uint64), MCXT_ALLOC_HUGE);
+	for (Size i = 0; i < n; i++)
+		for (int d = 0; d < 4; d++)
+			count[d * 65536 + ((keys[i] >> (16 * d)) & 0xFFFF)]++;
+	for (int d = 0; d < 4; d++)
+	{
+		Size	   *c = &count[d * 65536];
+		uint64	   *to = from == keys ? other : keys;
+		Size		sum = 0;
+
+		CHECK_FOR_INTERRUPTS();
+		if (c[(from[0] >> (16 * d)) & 0xFFFF] == n)
+			continue;
+		for (int v = 0; v < 65536; v++)
+		{
+			Size		k = c[v];
+
+			c[v] = sum;
+			sum += k;
+		}
+		for (Size i = 0; i < n; i++)
+			to[c[(from[i] >> (16 * d)) & 0xFFFF]++] = from[i];
+		from = to;
+	}
+	if (from != keys)
+		memcpy(keys, from, n * sizeof(uint64));
+	pfree(other);
+	pfree(count);
+}
+
+/*
+ * The entries of table j (j >= 1) for the n rows sorted as table 0 (so equal hashes are
+ * neighbours): each distinct hash rotated by block j, sorted. Shared with simhash_mih_check.
+ */
+uint64 *
+mih_table_keys(const uint64 *hashes, Size n, int m, int j, Size *nkeys)
+{
+	uint64	   *keys = palloc_extended(Max(n, 1) * sizeof(uint64), MCXT_ALLOC_HUGE);
+	Size		k = 0;
+
+	for (Size i = 0; i < n; i++)
+		if (i == 0 || hashes[i] != hashes[i - 1])
+			keys[k++] = sh_mih_rotate_block_to_top(hashes[i], m, j);
+	sort_keys(keys, k);
+	*nkeys = k;
+	return keys;
 }
 
 /*
@@ -224,23 +289,23 @@ write_key_table(Relation index, int m, int j, uint64 build_id, const uint64 *has
 	return pages;
 }
 
-/* The refs of table j for the n rows, in the rows' order. */
+/* The refs of table 0 for the n rows, in the rows' order. */
 static void
-fill_refs(MihRef *refs, const uint64 *hashes, Size n, int m, int j)
+fill_refs(MihRef *refs, const uint64 *hashes, Size n, int m)
 {
 	for (Size i = 0; i < n; i++)
 	{
-		refs[i].key = sh_mih_rotate_block_to_top(hashes[i], m, j);
+		refs[i].key = sh_mih_rotate_block_to_top(hashes[i], m, 0);
 		refs[i].ord = (uint32) i;
 	}
 }
 
 /*
  * Writes a run: m tables (key tables if compact) of the n rows (hashes[i], tids[i]). Reorders the
- * rows by block 0 in place: a row's position is then its ordinal in table 0. A merge's rows come
- * presorted (see MihPresorted; NULL: sort them). With progress, the rows times tables to write and
- * those written so far, table by table, go to its pair of params (pg_stat_progress_create_index's
- * tuples for CREATE INDEX, a merge's for simhash_mih_merge_progress).
+ * rows by block 0 in place. A merge's rows come presorted (see MihPresorted; NULL: sort them).
+ * With progress, the rows times tables to write and those written so far, table by table, go to
+ * its pair of params (pg_stat_progress_create_index's tuples for CREATE INDEX, a merge's for
+ * simhash_mih_merge_progress).
  */
 void
 mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, int m, bool compact,
@@ -256,20 +321,18 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 	Buffer	   *hints = palloc_extended(dir_cap * sizeof(Buffer), MCXT_ALLOC_HUGE);
 	uint64	   *sorted_hashes;
 	ItemPointerData *sorted_tids;
-	bool		fill = presorted && presorted->fill_table;
-	uint32	   *ordinal = fill ? palloc_extended(Max(n, 1) * sizeof(uint32), MCXT_ALLOC_HUGE) : NULL;
 
 	if (presorted)
 	{
 		MihRef	   *segments = palloc_extended(Max(n, 1) * sizeof(MihRef), MCXT_ALLOC_HUGE);
 
-		fill_refs(segments, hashes, n, m, 0);
+		fill_refs(segments, hashes, n, m);
 		mih_merge_refs(segments, presorted->start, presorted->nsegments, refs);
 		pfree(segments);
 	}
 	else
 	{
-		fill_refs(refs, hashes, n, m, 0);
+		fill_refs(refs, hashes, n, m);
 		mih_sort_refs(refs, n);
 	}
 	sorted_hashes = palloc_extended(Max(n, 1) * sizeof(uint64), MCXT_ALLOC_HUGE);
@@ -278,19 +341,18 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 	{
 		sorted_hashes[i] = hashes[refs[i].ord];
 		sorted_tids[i] = tids[refs[i].ord];
-		if (fill)
-			ordinal[refs[i].ord] = (uint32) i;
-		refs[i].ord = (uint32) i;
 	}
 	memcpy(hashes, sorted_hashes, n * sizeof(uint64));
 	memcpy(tids, sorted_tids, n * sizeof(ItemPointerData));
 	pfree(sorted_hashes);
 	pfree(sorted_tids);
+	pfree(refs);
 
 	if (progress)
 		pgstat_progress_update_param(progress->total, (int64) n * m);
 	memset(run, 0, sizeof(MihRun));
 	run->nrows = n;
+	run->flags = compact ? 0 : MIH_RUN_HASHES;
 	/* Unique among runs: a scan tells a recycled page by its tag. */
 	run->build_id = (uint64) GetCurrentTimestamp() ^ ((uint64) MyProcPid << 44);
 	for (int j = 0; j < m; j++)
@@ -299,17 +361,16 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 
 		if (j > 0 && compact)
 			pages = write_key_table(index, m, j, run->build_id, hashes, n, dir, hints, dir_cap);
-		else
+		else if (j > 0)
 		{
-			if (j > 0 && fill)
-				presorted->fill_table(presorted->arg, j, ordinal, refs, n);
-			else if (j > 0)
-			{
-				fill_refs(refs, hashes, n, m, j);
-				mih_sort_refs(refs, n);
-			}
-			pages = write_table(index, m, j, run->build_id, hashes, tids, n, refs, dir, hints);
+			Size		nkeys;
+			uint64	   *keys = mih_table_keys(hashes, n, m, j, &nkeys);
+
+			pages = write_table(index, m, j, run->build_id, keys, NULL, nkeys, dir, hints);
+			pfree(keys);
 		}
+		else
+			pages = write_table(index, m, j, run->build_id, hashes, tids, n, dir, hints);
 		run->table_pages[j] = pages;
 		run->fence_head[j] = mih_write_item_chain(index, MIH_PAGE_FENCE, dir, sizeof(MihFence), pages);
 		run->hint_head[j] = mih_write_item_chain(index, MIH_PAGE_HINTS, hints, sizeof(Buffer), pages);
@@ -319,9 +380,6 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 	for (int j = m; j < MIH_MAX_TABLES; j++)
 		run->fence_head[j] = run->hint_head[j] = InvalidBlockNumber;
 	mih_write_filters(index, hashes, n, m, run);
-	if (ordinal)
-		pfree(ordinal);
-	pfree(refs);
 	pfree(dir);
 	pfree(hints);
 }
