@@ -480,10 +480,10 @@ cmp_hash_ref(const void *a, const void *b)
  * (probes[r] probes run r).
  */
 static bool
-ready_hashes(MihKnnState *st, const MihMeta *meta, MihProbe *probes, int d)
+ready_hashes(MihKnnState *st, MihProbe *probes, int d)
 {
 	MihHashRefs *refs = &st->found_hashes[d];
-	uint64	   *hashes = palloc(Max(refs->n, 1) * sizeof(uint64));
+	uint64	   *keys = palloc(Max(refs->n, 1) * sizeof(uint64));
 	MihReadyRows rr = {st, d};
 
 	qsort(refs->items, refs->n, sizeof(MihHashRef), cmp_hash_ref);
@@ -493,14 +493,14 @@ ready_hashes(MihKnnState *st, const MihMeta *meta, MihProbe *probes, int d)
 		int			n = 0;
 
 		for (; i < refs->n && refs->items[i].run == run; i++)
-			hashes[n++] = sh_mih_rotate_block_back(refs->items[i].key, meta->ntables, 0);
-		if (!mih_probe_rows_of(&probes[run], hashes, n, ready_row, &rr))
+			keys[n++] = refs->items[i].key;
+		if (!mih_probe_rows_of(&probes[run], keys, n, ready_row, &rr))
 		{
-			pfree(hashes);
+			pfree(keys);
 			return false;
 		}
 	}
-	pfree(hashes);
+	pfree(keys);
 	st->nfound -= refs->n;
 	pfree(refs->items);
 	memset(refs, 0, sizeof(MihHashRefs));
@@ -512,7 +512,7 @@ ready_hashes(MihKnnState *st, const MihMeta *meta, MihProbe *probes, int d)
  * their run (probes[r] probes run r).
  */
 static bool
-emit_bucket(MihKnnState *st, const MihMeta *meta, MihProbe *probes, int d)
+emit_bucket(MihKnnState *st, MihProbe *probes, int d)
 {
 	MihRefs    *refs = &st->found[d];
 
@@ -539,7 +539,7 @@ emit_bucket(MihKnnState *st, const MihMeta *meta, MihProbe *probes, int d)
 		else
 			add_ready(st, refs->items[i] | KEY(d, 0, 0));
 	}
-	if (st->found_hashes[d].n > 0 && !ready_hashes(st, meta, probes, d))
+	if (st->found_hashes[d].n > 0 && !ready_hashes(st, probes, d))
 		return false;
 	sort_keys(st->ready, st->nready);
 	st->nfound -= refs->n;
@@ -628,7 +628,7 @@ step_levels(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *me
 			break;
 		}
 		if (st->emit <= st->bound)
-			ok = emit_bucket(st, meta, probes, st->emit++);
+			ok = emit_bucket(st, probes, st->emit++);
 		else if (st->bound == DIST_NULL)
 		{
 			st->phase = KNN_DONE;

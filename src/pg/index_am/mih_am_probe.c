@@ -590,52 +590,67 @@ mih_probe_ordinal_tid(MihProbe *pr, uint32 ord, ItemPointerData *tid)
 
 typedef struct MihRowsOf
 {
+	const uint64 *keys;			/* the hashes wanted, rotated as table 0 sorts them */
+	Size		n;
+	Size		next;			/* keys[next] is the first not below the entries visited */
 	MihTidFn	fn;
 	void	   *arg;
 } MihRowsOf;
 
+/* An entry of table 0 whose block 0 is a wanted hash's: its row, if it has that hash. */
 static void
 row_of(MihProbe *pr, Page page, int i, uint64 h)
 {
-	const MihRowsOf *ro = (const MihRowsOf *) pr->arg;
+	MihRowsOf  *ro = (MihRowsOf *) pr->arg;
+	uint64		key = sh_mih_rotate_block_to_top(h, pr->meta->ntables, 0);
 	const ItemPointerData *tid = &MihPageTids(page)[i];
 
-	if (ItemPointerIsValid(tid))
+	/* Entries come in table 0's order, which is the keys' order: a merge of the two. */
+	while (ro->next < ro->n && ro->keys[ro->next] < key)
+		ro->next++;
+	if (ro->next < ro->n && ro->keys[ro->next] == key && ItemPointerIsValid(tid))
 		ro->fn(ro->arg, h, tid);
 }
 
 /*
- * Calls fn with each live row of table 0 whose hash is one of the n hashes, which come sorted as
- * table 0 is (by sh_mih_rotate_block_to_top of block 0): how a hash found in tables 1..m-1 of a
- * run of MIH_RUN_HASHES is turned into rows, by a probe of table 0 at its block 0 that matches only
- * the hash itself. The probe is left as it was. Returns false if the tables changed under the scan.
+ * Calls fn with each live row of table 0 whose hash is one of the n wanted, given as keys (the
+ * hash rotated by sh_mih_rotate_block_to_top of block 0, table 0's order), sorted and distinct:
+ * how a hash found in tables 1..m-1 of a run of MIH_RUN_HASHES is turned into rows. Table 0 is
+ * probed at the keys' block 0 values in one batch (mih_probe_values: a page holding several is
+ * visited once, the next ones prefetched), and its entries are merged with the keys. The probe is
+ * left as it was. Returns false if the tables changed under the scan.
  */
 bool
-mih_probe_rows_of(MihProbe *pr, const uint64 *hashes, Size n, MihTidFn fn, void *arg)
+mih_probe_rows_of(MihProbe *pr, const uint64 *keys, Size n, MihTidFn fn, void *arg)
 {
 	MihMatchFn	match = pr->match;
 	void	   *match_arg = pr->arg;
 	uint64		query = pr->query;
 	int			within = pr->within;
 	int			table = pr->table;
-	MihRowsOf	ro = {fn, arg};
+	int			len = sh_mih_block_len(pr->meta->ntables, 0);
+	MihRowsOf	ro = {keys, n, 0, fn, arg};
+	uint32	   *values = palloc(Max(n, 1) * sizeof(uint32));
+	int			nvalues = 0;
 
+	for (Size i = 0; i < n; i++)
+	{
+		uint32		v = (uint32) (keys[i] >> (64 - len));
+
+		if (nvalues == 0 || values[nvalues - 1] != v)
+			values[nvalues++] = v;
+	}
 	mih_probe_table(pr, 0);
 	pr->match = row_of;
 	pr->arg = &ro;
-	pr->within = 0;
-	for (Size i = 0; i < n && !pr->stale; i++)
-	{
-		if ((i & 255) == 0)
-			CHECK_FOR_INTERRUPTS();
-		pr->query = hashes[i];
-		mih_probe_value(pr, sh_mih_block_value(hashes[i], pr->meta->ntables, 0));
-	}
+	pr->within = 64;
+	mih_probe_values(pr, values, nvalues);
 	pr->match = match;
 	pr->arg = match_arg;
 	pr->query = query;
 	pr->within = within;
 	mih_probe_table(pr, table);
+	pfree(values);
 	return !pr->stale;
 }
 

@@ -221,8 +221,6 @@ resolve_found(MihProbe *pr, MihRadiusProbe *rp)
 	qsort(rp->found, rp->nfound, sizeof(uint64), cmp_uint64);
 	if (pr->run->flags & MIH_RUN_HASHES)
 	{
-		for (int i = 0; i < rp->nfound; i++)
-			rp->found[i] = sh_mih_rotate_block_back(rp->found[i], pr->meta->ntables, 0);
 		mih_probe_rows_of(pr, rp->found, rp->nfound, add_row, rp->so);
 		return;
 	}
