@@ -65,7 +65,7 @@ mih_tables_for(Relation index, Size nrows)
 
 	if (opts && opts->blocks != 0)
 		return opts->blocks;
-	/* Four tables would cost 50 bytes a row; the size budget is 3 x (8 + 6). */
+	/* Four tables would cost 38 bytes a row; the size budget is three's 30 (8 + 6, then 8 a table). */
 	return sh_mih_tables_for_rows((double) nrows, MIH_MIN_TABLES, 3);
 }
 
