@@ -630,9 +630,13 @@ mih_probe_rows_of(MihProbe *pr, const uint64 *keys, Size n, MihTidFn fn, void *a
 	int			table = pr->table;
 	int			len = sh_mih_block_len(pr->meta->ntables, 0);
 	MihRowsOf	ro = {keys, n, 0, fn, arg};
-	uint32	   *values = palloc(Max(n, 1) * sizeof(uint32));
+	uint32	   *values;
 	int			nvalues = 0;
 
+	/* Most runs of most queries find nothing through tables 1..m-1: no probe then. */
+	if (n == 0)
+		return !pr->stale;
+	values = palloc(n * sizeof(uint32));
 	for (Size i = 0; i < n; i++)
 	{
 		uint32		v = (uint32) (keys[i] >> (64 - len));
