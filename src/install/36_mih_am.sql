@@ -21,7 +21,9 @@ COMMENT ON FUNCTION simhash_mih_handler(internal) IS 'index access method handle
 CREATE FUNCTION simhash_mih_check(index regclass, heapallindexed boolean DEFAULT false,
     OUT blocks integer, OUT sorted_rows bigint, OUT live_sorted_rows bigint, OUT pending_rows bigint,
     OUT pages bigint, OUT free_pages bigint)
-    AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL UNSAFE;
+-- PARALLEL UNSAFE: on a hot standby each pass runs in a subtransaction, which no statement in
+-- parallel mode may start (the check beside a count(*) of a big table would otherwise fail there).
 COMMENT ON FUNCTION simhash_mih_check(regclass, boolean) IS 'verifies a simhash_mih index (order, directory, cross-table consistency) and reports its shape; with heapallindexed, also that every row of its table with a hash is in it; index_corrupted error on a violation';
 -- Reads every page of an index, like amcheck's functions: not for every role. A role it is granted
 -- to must also be able to read the index's table (checked before any lock is taken).

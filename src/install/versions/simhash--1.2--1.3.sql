@@ -283,6 +283,8 @@ DROP FUNCTION simhash_mih_check(regclass);
 CREATE FUNCTION simhash_mih_check(index regclass, heapallindexed boolean DEFAULT false,
     OUT blocks integer, OUT sorted_rows bigint, OUT live_sorted_rows bigint, OUT pending_rows bigint,
     OUT pages bigint, OUT free_pages bigint)
-    AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL UNSAFE;
+-- PARALLEL UNSAFE: on a hot standby each pass runs in a subtransaction, which no statement in
+-- parallel mode may start (the check beside a count(*) of a big table would otherwise fail there).
 COMMENT ON FUNCTION simhash_mih_check(regclass, boolean) IS 'verifies a simhash_mih index (order, directory, cross-table consistency) and reports its shape; with heapallindexed, also that every row of its table with a hash is in it; index_corrupted error on a violation';
 REVOKE EXECUTE ON FUNCTION simhash_mih_check(regclass, boolean) FROM PUBLIC;
