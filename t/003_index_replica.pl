@@ -3,7 +3,6 @@
 # answering while it replays flushes and merges that recycle the pages they read.
 use strict;
 use warnings;
-use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -75,33 +74,9 @@ $primary->safe_psql('postgres', q{
     CREATE INDEX t_idx ON t USING simhash_mih (sh) WITH (pending_limit = 64);
 });
 create_mismatches($primary);
-my $insert = PostgreSQL::Test::Utils::tempdir() . '/insert.sql';
-PostgreSQL::Test::Utils::append_to_file($insert, q{
+standby_scans_while($primary, $standby, 2, q{
     INSERT INTO t (sh) SELECT ('x' || substr(md5(random()::text), 1, 16))::bit(64)::simhash FROM generate_series(1, 500);
-});
-my ($writer_out, $writer_err) = ('', '');
-my $writers = IPC::Run::start(
-    [ 'pgbench', '--no-vacuum', '--client=2', '--jobs=2', '--time=14', '--file', $insert,
-      $primary->connstr('postgres') ],
-    '>', \$writer_out, '2>', \$writer_err);
-$standby->pgbench(
-    '--no-vacuum --connect --client=2 --jobs=2 --time=12 --random-seed=5',
-    0,
-    [qr{processed: [1-9]}],
-    [qr{^(?:pgbench: setting random seed to 5\n)?$}],
-    'standby: radius and nearest-neighbour scans while it replays flushes and merges',
-    {
-        'scan@1' => q{
-            BEGIN ISOLATION LEVEL REPEATABLE READ;
-            SELECT 1 / (mismatches(2) = 0)::int;
-            COMMIT;
-        },
-        'check@1' => q{
-            SELECT live_sorted_rows FROM simhash_mih_check('t_idx');
-        },
-    });
-$writers->finish;
-like($writer_out, qr{processed: [1-9]}, 'the primary inserted meanwhile') or diag($writer_err);
+}, 't_idx', 'flushes and merges');
 cmp_ok($primary->safe_psql('postgres', q{SELECT written_rows - (SELECT count(*) FROM t) FROM simhash_mih_state('t_idx')}),
     '>', 0, 'and merged runs meanwhile');
 $primary->wait_for_catchup($standby);

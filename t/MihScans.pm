@@ -4,8 +4,11 @@ package t::MihScans;
 use strict;
 use warnings;
 use Exporter 'import';
+use IPC::Run;
+use PostgreSQL::Test::Utils;
+use Test::More;
 
-our @EXPORT = qw(create_mismatches);
+our @EXPORT = qw(create_mismatches standby_scans_while);
 
 # Creates, in the node's database postgres, the function mismatches(n): of n random queries, how
 # many got other radius-9 or nearest-10 answers through the index on table t (id, sh) than from a
@@ -25,6 +28,42 @@ sub create_mismatches
                  ORDER BY 1 LIMIT 10) y) ks
         WHERE i.ids IS DISTINCT FROM s.ids OR ki.ds IS DISTINCT FROM ks.ds
     $$ SET enable_seqscan = off SET enable_bitmapscan = off;});
+	return;
+}
+
+# Runs the SQL script $write on the primary for 14 s ($clients pgbench clients) while two new
+# connections to the standby at a time (each reads every run's directory afresh) compare the
+# index's answers on table t with a sequential scan's in one snapshot (mismatches, above: create
+# it on the primary first) and run simhash_mih_check on $index, for 12 s; both must have run, and
+# no scan may find a mismatch or an error. $what names the primary's work in the tests' names.
+sub standby_scans_while
+{
+	my ($primary, $standby, $clients, $write, $index, $what) = @_;
+	my $script = PostgreSQL::Test::Utils::tempdir() . '/write.sql';
+	PostgreSQL::Test::Utils::append_to_file($script, $write);
+	my ($out, $err) = ('', '');
+	my $writers = IPC::Run::start(
+		[ 'pgbench', '--no-vacuum', "--client=$clients", "--jobs=$clients", '--time=14', '--file', $script,
+		  $primary->connstr('postgres') ],
+		'>', \$out, '2>', \$err);
+	$standby->pgbench(
+		'--no-vacuum --connect --client=2 --jobs=2 --time=12 --random-seed=5',
+		0,
+		[qr{processed: [1-9]}],
+		[qr{^(?:pgbench: setting random seed to 5\n)?$}],
+		"standby: radius and nearest-neighbour scans while it replays $what",
+		{
+			'scan@1' => q{
+				BEGIN ISOLATION LEVEL REPEATABLE READ;
+				SELECT 1 / (mismatches(2) = 0)::int;
+				COMMIT;
+			},
+			'check@1' => qq{
+				SELECT live_sorted_rows FROM simhash_mih_check('$index');
+			},
+		});
+	$writers->finish;
+	like($out, qr{processed: [1-9]}, "the primary did $what meanwhile") or diag($err);
 	return;
 }
 

@@ -130,12 +130,24 @@ typedef struct MihRun
 	 * (mih_read_recent checks each). InvalidBlockNumber: none (a run of layout 2).
 	 */
 	BlockNumber hint_head[MIH_MAX_TABLES];
+	/*
+	 * Changes whenever a merge in slices (mih_am_slices.c) replaces one of the run's tables in
+	 * place: a run is its build_id and epoch (directories are cached by both). Its new pages carry
+	 * the run's tag, so a hot standby's scan tells them from the pages they replaced by the epoch.
+	 */
+	uint64		epoch;
 } MihRun;
 
-StaticAssertDecl(sizeof(MihRun) == 120, "a run's fields in the meta page: layout 3");
+StaticAssertDecl(sizeof(MihRun) == 128, "a run's fields in the meta page: layout 3");
 
 /* Tables 1..m-1 hold distinct hashes (MIH_PAGE_HASHES); a run of layout 2 has ordinals. */
 #define MIH_RUN_HASHES		1
+/*
+ * Tables 1..m-1 may hold hashes table 0 does not (a merge in slices, mih_am_slices.c, moves rows
+ * between the base run and the level run table by table): a hash found there reaches no row of
+ * this run (its rows are found through the other run), and pages of table 0 may be partly full.
+ */
+#define MIH_RUN_EXTRA		2
 
 /* The page kind of tables 1..m-1 of a run. */
 #define mih_tablej_kind(meta, run) \
@@ -210,6 +222,7 @@ typedef struct MihOptions
 typedef struct MihDirectory
 {
 	uint64		build_id;
+	uint64		epoch;
 	int			ntables;
 	uint32		pages[MIH_MAX_TABLES];
 	uint32	   *first_values[MIH_MAX_TABLES];
@@ -262,7 +275,8 @@ extern void mih_copy_meta(Relation index, Page page, MihMeta *meta);
 extern MihMeta *mih_begin_meta_change(Relation index, Buffer buffer, GenericXLogState *state);
 extern Buffer mih_pin_meta(Relation index, MihMeta *meta);
 extern void mih_read_meta(Relation index, MihMeta *meta);
-extern bool mih_has_run(const MihMeta *meta, uint64 build_id);
+extern bool mih_has_run(const MihMeta *meta, uint64 build_id, uint64 epoch);
+extern bool mih_run_unchanged(Relation index, const MihRun *run);
 extern const MihDirectory *mih_directory(Relation index, const MihMeta *meta, const MihRun *run,
 										 bool *stale);
 extern void mih_free_page(Relation index, BlockNumber blkno);
@@ -292,6 +306,8 @@ typedef struct MihPresorted
 extern void mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, int m,
 							 bool compact, const MihPresorted *presorted, const MihProgress *progress,
 							 MihRun *run);
+extern uint32 mih_write_table(Relation index, int m, int j, uint64 build_id, const uint64 *hashes,
+							  const ItemPointerData *tids, Size n, MihFence *dir, Buffer *hints);
 extern void mih_merge_refs(const MihRef *in, const Size *start, int k, MihRef *out);
 extern uint64 *mih_key_items(const uint64 *hashes, Size n, int m, int j, Size *nitems);
 extern uint64 *mih_table_keys(const uint64 *hashes, Size n, int m, int j, Size *nkeys);
@@ -337,6 +353,18 @@ typedef enum MihMergeMode
 #define MIH_MERGE_PHASE_WRITE		2	/* sorting and writing the tables (rows times tables) */
 #define MIH_MERGE_PHASE_RECYCLE		3	/* waiting for scans before freeing the old pages */
 
+/* Pages to free once no scan can read them any more (mih_recycle). */
+typedef struct MihBlockList
+{
+	BlockNumber *blocks;
+	Size		n;
+	Size		cap;
+} MihBlockList;
+
+extern void mih_blocks_init(MihBlockList *list);
+extern void mih_blocks_add(MihBlockList *list, BlockNumber blkno);
+extern void mih_blocks_add_chain(Relation index, BlockNumber head, uint16 kind, MihBlockList *list);
+extern void mih_recycle(Relation index, const MihBlockList *list);
 extern uint64 mih_pending_limit_rows(Relation index);
 extern uint64 mih_flush(Relation index, bool wait, uint64 min_rows);
 extern uint64 mih_merge(Relation index, MihMergeMode mode);
@@ -346,6 +374,9 @@ extern void mih_lock_runs(Relation index);
 extern void mih_unlock_runs(Relation index);
 extern void mih_lock_pending(Relation index);
 extern void mih_unlock_pending(Relation index);
+
+/* mih_am_slices.c */
+extern uint64 mih_merge_in_slices(Relation index, uint64 base_id, uint64 level_id);
 
 /* mih_am_build.c: the phases CREATE INDEX reports in pg_stat_progress_create_index */
 #define MIH_PHASE_SCAN		2		/* reading the table (blocks_done / blocks_total) */

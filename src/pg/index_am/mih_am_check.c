@@ -146,7 +146,10 @@ check_heap(Relation heap, Relation index, Snapshot snapshot, MihEntries *entries
 	table_index_build_scan(heap, index, info, true, false, heap_row_present, entries, scan);
 }
 
-/* Table 0: sorted by block 0, full pages but the last; returns the hashes and counts live rows. */
+/*
+ * Table 0: sorted by block 0, full pages but the last (any page of a run a merge in slices changed:
+ * it rewrites table 0 a range of pages at a time); returns the hashes and counts live rows.
+ */
 static uint64 *
 check_table0(Relation index, const MihMeta *meta, const MihRun *run, const MihDirectory *dir, int64 *live,
 			 MihEntries *entries)
@@ -163,7 +166,7 @@ check_table0(Relation index, const MihMeta *meta, const MihRun *run, const MihDi
 		Page		page = copy_table_page(&walk, run, dir, 0, p, MIH_PAGE_TABLE0, &copy);
 		int			items = MihPageGetOpaque(page)->nitems;
 
-		if (items == 0 || (p + 1 < dir->pages[0] && items != (int) MIH_ROWS_PER_PAGE))
+		if (items == 0 || (p + 1 < dir->pages[0] && items != (int) MIH_ROWS_PER_PAGE && run->epoch == 0))
 			mih_corrupt(index, dir->blocks[0][p], "table 0 page %u holds %d rows", p, items);
 		for (int i = 0; i < items; i++)
 		{
@@ -223,14 +226,21 @@ check_tablej(Relation index, const MihMeta *meta, const MihRun *run, const MihDi
 	pfree(seen);
 }
 
-/* Table j: exactly the distinct hashes of table 0, sorted by block j (MIH_RUN_HASHES). */
+/*
+ * Table j: exactly the distinct hashes of table 0, sorted by block j (MIH_RUN_HASHES); with
+ * MIH_RUN_EXTRA, distinct and sorted, and every hash of table 0 among them. Full pages but the
+ * last, as table 0's.
+ */
 static void
 check_hashes(Relation index, const MihMeta *meta, const MihRun *run, const MihDirectory *dir, int j,
 			 const uint64 *hashes)
 {
 	Size		nexpected;
 	uint64	   *expected = mih_table_keys(hashes, run->nrows, meta->ntables, j, &nexpected);
+	bool		extra = (run->flags & MIH_RUN_EXTRA) != 0;
 	Size		n = 0;
+	Size		found = 0;
+	uint64		prev = 0;
 	PGAlignedBlock copy;
 	MihWalk		walk;
 
@@ -240,21 +250,28 @@ check_hashes(Relation index, const MihMeta *meta, const MihRun *run, const MihDi
 		Page		page = copy_table_page(&walk, run, dir, j, p, MIH_PAGE_HASHES, &copy);
 		int			items = MihPageGetOpaque(page)->nitems;
 
-		if (items == 0 || (p + 1 < dir->pages[j] && items != (int) MIH_HASHES_PER_PAGE))
+		if (items == 0 || (p + 1 < dir->pages[j] && items != (int) MIH_HASHES_PER_PAGE && run->epoch == 0))
 			mih_corrupt(index, dir->blocks[j][p], "table %d page %u holds %d hashes", j, p, items);
 		for (int i = 0; i < items; i++, n++)
 		{
 			uint64		h = MihPageHashes(page)[i];
+			uint64		key = sh_mih_rotate_block_to_top(h, meta->ntables, j);
 
 			if (i == 0 && sh_mih_block_value(h, meta->ntables, j) != dir->first_values[j][p])
 				mih_corrupt(index, dir->blocks[j][p], "table %d page %u does not begin where its directory says", j, p);
-			if (n >= nexpected || expected[n] != sh_mih_rotate_block_to_top(h, meta->ntables, j))
+			if (n > 0 && key <= prev)
+				mih_corrupt(index, dir->blocks[j][p], "table %d is out of order at entry %d", j, i);
+			prev = key;
+			/* Sorted both: each expected key is the next entry, or with extra hashes a later one. */
+			if (found < nexpected && expected[found] == key)
+				found++;
+			else if (!extra)
 				mih_corrupt(index, dir->blocks[j][p], "table %d differs from table 0's hashes at entry %d", j, i);
 		}
 	}
-	if (n != nexpected)
-		mih_corrupt(index, MIH_META_BLKNO, "table %d holds %lu hashes, table 0 %lu distinct ones", j,
-					(unsigned long) n, (unsigned long) nexpected);
+	if (found != nexpected)
+		mih_corrupt(index, MIH_META_BLKNO, "table %d holds %lu of the %lu distinct hashes of table 0", j,
+					(unsigned long) found, (unsigned long) nexpected);
 	pfree(expected);
 }
 
@@ -317,7 +334,9 @@ static void
 check_filters(Relation index, const MihMeta *meta, const MihRun *run, const MihDirectory *dir,
 			  const uint64 *hashes)
 {
-	if (run->filter_bits != 0 && run->filter_bits != mih_filter_bits(meta->ntables, run->nrows))
+	/* A run with extra hashes keeps the filters of the rows it held or will hold (mih_am_slices.c). */
+	if (run->filter_bits != 0 && run->filter_bits != mih_filter_bits(meta->ntables, run->nrows) &&
+		!(run->flags & MIH_RUN_EXTRA))
 		mih_corrupt(index, MIH_META_BLKNO, "a run of %lu rows has filters of 2^%u bits",
 					(unsigned long) run->nrows, run->filter_bits);
 	for (int j = 0; run->filter_bits > 0 && j < meta->ntables; j++)
@@ -510,7 +529,7 @@ pages_recycled_since(Relation index, const MihMeta *seen)
 		now.nulls_head != seen->nulls_head)
 		return true;
 	for (uint32 r = 0; r < seen->nruns; r++)
-		if (!mih_has_run(&now, seen->runs[r].build_id))
+		if (!mih_has_run(&now, seen->runs[r].build_id, seen->runs[r].epoch))
 			return true;
 	return false;
 }

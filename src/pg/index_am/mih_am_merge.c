@@ -23,8 +23,9 @@
  * option, 16 by default) of its rows: the tiers keep the other runs few, but a scan still pays for
  * each of their rows about what it pays for the base's share of the block values; this keeps them a
  * small share, for at most about base_share more rewrites of each row over the index's life (one
- * level over the base, as an LSM tree's leveled compaction) and room for a second copy of the base
- * in the index's file (the new base is written before the old one's pages are free). Beside a
+ * level over the base, as an LSM tree's leveled compaction). Such a merge rewrites the base in
+ * place, a range of pages at a time (mih_am_slices.c), so the file needs no room for a second
+ * copy of it. Beside a
  * base, the tiers would still leave several runs, and each costs a scan its filter tests; so there
  * the other runs merge into one as soon as those but the biggest hold a LEVEL_RATIO-th of its rows
  * (leveled again: a merge every flush or two while that run is small). The inserter that flushes
@@ -138,9 +139,7 @@ typedef struct MihRows
 	ItemPointerData *tids;
 	Size		n;
 	Size		cap;
-	BlockNumber *old;			/* the pages read, to recycle */
-	Size		nold;
-	Size		capold;
+	MihBlockList old;			/* the pages read, to recycle */
 } MihRows;
 
 static void
@@ -150,9 +149,7 @@ rows_init(MihRows *rows, uint64 expected)
 	rows->n = 0;
 	rows->hashes = palloc_extended(rows->cap * sizeof(uint64), MCXT_ALLOC_HUGE);
 	rows->tids = palloc_extended(rows->cap * sizeof(ItemPointerData), MCXT_ALLOC_HUGE);
-	rows->capold = 64;
-	rows->nold = 0;
-	rows->old = palloc(rows->capold * sizeof(BlockNumber));
+	mih_blocks_init(&rows->old);
 }
 
 static void
@@ -160,18 +157,26 @@ rows_free(MihRows *rows)
 {
 	pfree(rows->hashes);
 	pfree(rows->tids);
-	pfree(rows->old);
+	pfree(rows->old.blocks);
 }
 
-static void
-note_block(MihRows *rows, BlockNumber blkno)
+void
+mih_blocks_init(MihBlockList *list)
 {
-	if (rows->nold == rows->capold)
+	list->cap = 64;
+	list->n = 0;
+	list->blocks = palloc(list->cap * sizeof(BlockNumber));
+}
+
+void
+mih_blocks_add(MihBlockList *list, BlockNumber blkno)
+{
+	if (list->n == list->cap)
 	{
-		rows->capold *= 2;
-		rows->old = repalloc_huge(rows->old, rows->capold * sizeof(BlockNumber));
+		list->cap *= 2;
+		list->blocks = repalloc_huge(list->blocks, list->cap * sizeof(BlockNumber));
 	}
-	rows->old[rows->nold++] = blkno;
+	list->blocks[list->n++] = blkno;
 }
 
 static void
@@ -195,19 +200,30 @@ collect_live(MihRows *rows, Page page)
 	}
 }
 
-/* Reads one page; its live rows go to rows if collect. Returns the page's next link. */
+/* Reads one page, listed in old; its live rows go to rows if given. Returns the page's next link. */
 static BlockNumber
-read_page(MihWalk *walk, BlockNumber blkno, uint16 kind, bool chain, MihRows *rows, bool collect)
+read_page(MihWalk *walk, BlockNumber blkno, uint16 kind, bool chain, MihBlockList *old, MihRows *rows)
 {
 	Buffer		buffer = mih_read_kind(walk, blkno, kind, chain, BUFFER_LOCK_SHARE);
 	Page		page = BufferGetPage(buffer);
 	BlockNumber next = MihPageGetOpaque(page)->next;
 
-	note_block(rows, blkno);
-	if (collect)
+	mih_blocks_add(old, blkno);
+	if (rows)
 		collect_live(rows, page);
 	UnlockReleaseBuffer(buffer);
 	return next;
+}
+
+/* Lists every page of a chain of the given kind (none if head is InvalidBlockNumber). */
+void
+mih_blocks_add_chain(Relation index, BlockNumber head, uint16 kind, MihBlockList *list)
+{
+	MihWalk		walk;
+
+	mih_walk_start(&walk, index);
+	for (BlockNumber blkno = head; blkno != InvalidBlockNumber;)
+		blkno = read_page(&walk, blkno, kind, true, list, NULL);
 }
 
 /*
@@ -220,31 +236,26 @@ read_run(Relation index, const MihMeta *meta, const MihRun *run, MihRows *rows)
 	const MihDirectory *dir = mih_directory(index, meta, run, NULL);
 	MihWalk		walk;
 
+	mih_walk_start(&walk, index);
+	for (uint32 p = 0; p < dir->pages[0]; p++)
+	{
+		read_page(&walk, dir->blocks[0][p], MIH_PAGE_TABLE0, false, &rows->old, rows);
+		pgstat_progress_update_param(MIH_PROGRESS_ROWS_DONE, (int64) rows->n);
+	}
 	for (int j = 0; j < meta->ntables; j++)
 	{
-		mih_walk_start(&walk, index);
-		for (uint32 p = 0; p < dir->pages[j]; p++)
-		{
-			if (j > 0)
-			{
-				note_block(rows, dir->blocks[j][p]);
-				continue;
-			}
-			read_page(&walk, dir->blocks[j][p], MIH_PAGE_TABLE0, false, rows, true);
-			pgstat_progress_update_param(MIH_PROGRESS_ROWS_DONE, (int64) rows->n);
-		}
-		for (BlockNumber blkno = run->fence_head[j]; blkno != InvalidBlockNumber;)
-			blkno = read_page(&walk, blkno, MIH_PAGE_FENCE, true, rows, false);
-		for (BlockNumber blkno = run->filter_head[j]; run->filter_bits > 0 && blkno != InvalidBlockNumber;)
-			blkno = read_page(&walk, blkno, MIH_PAGE_FILTER, true, rows, false);
-		for (BlockNumber blkno = run->hint_head[j]; blkno != InvalidBlockNumber;)
-			blkno = read_page(&walk, blkno, MIH_PAGE_HINTS, true, rows, false);
+		for (uint32 p = 0; j > 0 && p < dir->pages[j]; p++)
+			mih_blocks_add(&rows->old, dir->blocks[j][p]);
+		mih_blocks_add_chain(index, run->fence_head[j], MIH_PAGE_FENCE, &rows->old);
+		if (run->filter_bits > 0)
+			mih_blocks_add_chain(index, run->filter_head[j], MIH_PAGE_FILTER, &rows->old);
+		mih_blocks_add_chain(index, run->hint_head[j], MIH_PAGE_HINTS, &rows->old);
 	}
 }
 
-/* Waits until no scan can still read the pages rows->old lists, then frees them. */
-static void
-recycle(Relation index, MihRows *rows)
+/* Waits until no scan can still read the pages the list holds, then frees them. */
+void
+mih_recycle(Relation index, const MihBlockList *list)
 {
 	Buffer		meta_buf;
 	BlockNumber lo = InvalidBlockNumber,
@@ -258,15 +269,15 @@ recycle(Relation index, MihRows *rows)
 	meta_buf = ReadBuffer(index, MIH_META_BLKNO);
 	LockBufferForCleanup(meta_buf);
 	UnlockReleaseBuffer(meta_buf);
-	for (Size i = 0; i < rows->nold; i++)
+	for (Size i = 0; i < list->n; i++)
 	{
 		CHECK_FOR_INTERRUPTS();
-		mih_free_page(index, rows->old[i]);
-		lo = Min(lo, rows->old[i]);
-		hi = Max(hi, rows->old[i]);
+		mih_free_page(index, list->blocks[i]);
+		lo = Min(lo, list->blocks[i]);
+		hi = Max(hi, list->blocks[i]);
 	}
 	UnlockPage(index, LOCK_RECYCLE, ExclusiveLock);
-	if (rows->nold > 0)
+	if (list->n > 0)
 		FreeSpaceMapVacuumRange(index, lo, hi + 1);
 }
 
@@ -326,7 +337,7 @@ flush_locked(Relation index, uint64 min_rows, MihRows *out)
 	rows_init(&rows, meta.nsealed);
 	mih_walk_start(&walk, index);
 	for (BlockNumber blkno = meta.sealed_head; blkno != InvalidBlockNumber;)
-		blkno = read_page(&walk, blkno, MIH_PAGE_PENDING, true, &rows, true);
+		blkno = read_page(&walk, blkno, MIH_PAGE_PENDING, true, &rows.old, &rows);
 	if (rows.n > 0)
 		mih_write_tables(index, rows.hashes, rows.tids, rows.n, meta.ntables,
 						 (meta.flags & MIH_FLAG_COMPACT) != 0, NULL, NULL, &run);
@@ -367,7 +378,7 @@ mih_flush(Relation index, bool wait, uint64 min_rows)
 	mih_unlock_pending(index);
 	if (!flushed)
 		return 0;
-	recycle(index, &rows);
+	mih_recycle(index, &rows.old);
 	rows_free(&rows);
 	return rows.n;
 }
@@ -743,11 +754,12 @@ progress_phase(int64 phase, uint64 rows_total, uint64 rows_done)
 
 /*
  * Merges the chosen runs into one; the caller keeps other merges off them (its merge lock, or the
- * marks of choose_worker). Returns the rows written.
+ * marks of choose_worker), and off the new run if mark (marked as the worker's). Returns the rows
+ * written; the new run's build id goes to *made if given.
  */
 static uint64
 merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool reshape,
-			 uint64 expected)
+			 uint64 expected, bool mark, uint64 *made)
 {
 	MihRows		rows;
 	MihRun		run;
@@ -812,8 +824,11 @@ merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool resha
 	if (rows.n > 0)
 	{
 		unique_build_id(page_meta, &run);
+		run.merging = mark ? 1 : 0;
 		page_meta->runs[page_meta->nruns++] = run;
 		page_meta->written += rows.n;
+		if (made)
+			*made = run.build_id;
 	}
 	page_meta->generation++;
 	GenericXLogFinish(state);
@@ -822,9 +837,58 @@ merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool resha
 	if (reshape)
 		mih_unlock_pending(index);
 	progress_phase(MIH_MERGE_PHASE_RECYCLE, (uint64) rows.n * m, (uint64) rows.n * m);
-	recycle(index, &rows);
+	mih_recycle(index, &rows.old);
 	rows_free(&rows);
 	return rows.n;
+}
+
+/*
+ * The base run of a merge of every run that can go in slices (mih_am_slices.c), -1 if it cannot:
+ * the merge keeps the index's shape, and the base and the run it is to take in hold distinct
+ * hashes in tables 1..m-1 (a merge of the other runs makes one that does).
+ */
+static int
+slices_base(Relation index, const MihMeta *meta, const bool *chosen, uint64 limit)
+{
+	int			base = base_run(index, meta, limit);
+
+	if (base < 0 || meta->nruns < 2 || (meta->flags & MIH_FLAG_COMPACT) ||
+		!(meta->runs[base].flags & MIH_RUN_HASHES))
+		return -1;
+	for (uint32 r = 0; r < meta->nruns; r++)
+		if (!chosen[r] || (meta->nruns == 2 && !(meta->runs[r].flags & MIH_RUN_HASHES)))
+			return -1;
+	return base;
+}
+
+/*
+ * A merge of every run into the base run, in slices: the other runs are merged into one first
+ * (unless there is one), which then joins the base (mih_merge_in_slices). Returns the rows written.
+ */
+static uint64
+merge_into_base(Relation index, const MihMeta *meta, int base)
+{
+	bool		others[MIH_MAX_RUNS] = {0};
+	uint64		rows = 0;
+	uint64		written = 0;
+	uint64		level_id = 0;
+	int			nothers = 0;
+
+	for (uint32 r = 0; r < meta->nruns; r++)
+		if ((int) r != base)
+		{
+			others[r] = true;
+			rows += meta->runs[r].nrows;
+			level_id = meta->runs[r].build_id;
+			nothers++;
+		}
+	if (nothers > 1)
+	{
+		written = merge_chosen(index, meta, others, false, rows, meta->runs[base].merging != 0, &level_id);
+		if (written == 0)
+			return 0;			/* no live row beside the base */
+	}
+	return written + mih_merge_in_slices(index, meta->runs[base].build_id, level_id);
 }
 
 /*
@@ -889,9 +953,12 @@ mih_merge(Relation index, MihMergeMode mode)
 			rows = choose_runs(index, &meta, mode, small_tiers(mode, &meta), limit, chosen, &reshape);
 		if (rows > 0)
 		{
+			int			base = reshape ? -1 : slices_base(index, &meta, chosen, limit);
+
 			pgstat_progress_update_multi_param(4, params, values);
 			reported = true;
-			written += merge_chosen(index, &meta, chosen, reshape, rows);
+			written += base >= 0 ? merge_into_base(index, &meta, base) :
+				merge_chosen(index, &meta, chosen, reshape, rows, false, NULL);
 		}
 		if (rows == 0 || mode == MIH_MERGE_ALL || reshape)
 			break;

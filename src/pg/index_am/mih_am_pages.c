@@ -483,7 +483,8 @@ mih_validate_meta(Relation index, const MihMeta *meta)
 			mih_corrupt(index, MIH_META_BLKNO, "the meta page counts %lu rows in %u pages of table 0 of run %u",
 						(unsigned long) meta->runs[r].nrows, meta->runs[r].table_pages[0], r);
 		/* a compact index's key tables reach rows by value already */
-		if ((meta->runs[r].flags & ~MIH_RUN_HASHES) ||
+		if ((meta->runs[r].flags & ~(MIH_RUN_HASHES | MIH_RUN_EXTRA)) ||
+			((meta->runs[r].flags & MIH_RUN_EXTRA) && !(meta->runs[r].flags & MIH_RUN_HASHES)) ||
 			((meta->runs[r].flags & MIH_RUN_HASHES) && (meta->flags & MIH_FLAG_COMPACT)))
 			mih_corrupt(index, MIH_META_BLKNO, "run %u has flags %x", r, meta->runs[r].flags);
 	}
@@ -567,14 +568,39 @@ free_directory(MihDirectory *dir)
 	pfree(dir);
 }
 
-/* True if the meta page still lists the run of this build (a merge removes the runs it read). */
+/*
+ * True if the meta page still lists the run of this build and epoch: a merge removes the runs it
+ * read, a merge in slices changes the epoch of a run whose table it replaced.
+ */
 bool
-mih_has_run(const MihMeta *meta, uint64 build_id)
+mih_has_run(const MihMeta *meta, uint64 build_id, uint64 epoch)
 {
 	for (uint32 r = 0; r < meta->nruns; r++)
 		if (meta->runs[r].build_id == build_id)
-			return true;
+			return meta->runs[r].epoch == epoch;
 	return false;
+}
+
+/*
+ * True if the meta page, as it is now, still lists the run as the caller's copy has it: on a hot
+ * standby, a scan that holds a page of a run a merge in slices ever changed asks this before it
+ * trusts the page (mih_probe_visit). Such a merge frees pages and writes new ones of the same run,
+ * with the same tag, but only after the meta page changes the run's epoch, which a replay does
+ * first; the page lock the caller holds keeps the page as it read it meanwhile.
+ */
+bool
+mih_run_unchanged(Relation index, const MihRun *run)
+{
+	Buffer		buffer = ReadBuffer(index, MIH_META_BLKNO);
+	const MihMeta *meta;
+	bool		unchanged;
+
+	LockBuffer(buffer, BUFFER_LOCK_SHARE);
+	meta = MihPageGetMeta(BufferGetPage(buffer));
+	unchanged = meta->magic == MIH_MAGIC && meta->version == MIH_VERSION && meta->nruns <= MIH_MAX_RUNS &&
+		mih_has_run(meta, run->build_id, run->epoch);
+	UnlockReleaseBuffer(buffer);
+	return unchanged;
 }
 
 /* Reads the directory of one run from its fence pages (recycled: see mih_read_item_chain). */
@@ -590,6 +616,7 @@ read_directory(Relation index, const MihMeta *meta, const MihRun *run, bool *rec
 						run->table_pages[j]);
 	dir = MemoryContextAllocZero(index->rd_indexcxt, sizeof(MihDirectory));
 	dir->build_id = run->build_id;
+	dir->epoch = run->epoch;
 	dir->ntables = meta->ntables;
 	for (int j = 0; j < meta->ntables; j++)
 	{
@@ -648,11 +675,12 @@ mih_directory(Relation index, const MihMeta *meta, const MihRun *run, bool *stal
 	int			kept = 0;
 
 	for (int i = 0; i < cache->n; i++)
-		if (cache->dirs[i]->build_id == run->build_id && cache->dirs[i]->ntables == meta->ntables)
+		if (cache->dirs[i]->build_id == run->build_id && cache->dirs[i]->epoch == run->epoch &&
+			cache->dirs[i]->ntables == meta->ntables)
 			return cache->dirs[i];
 	for (int i = 0; i < cache->n; i++)
 	{
-		if (mih_has_run(meta, cache->dirs[i]->build_id))
+		if (mih_has_run(meta, cache->dirs[i]->build_id, cache->dirs[i]->epoch))
 			cache->dirs[kept++] = cache->dirs[i];
 		else
 			free_directory(cache->dirs[i]);
@@ -668,7 +696,7 @@ mih_directory(Relation index, const MihMeta *meta, const MihRun *run, bool *stal
 
 		dir = read_directory(index, meta, run, &recycled);
 		mih_read_meta(index, &now);
-		if (!mih_has_run(&now, run->build_id))
+		if (!mih_has_run(&now, run->build_id, run->epoch))
 		{
 			free_directory(dir);
 			*stale = true;

@@ -98,10 +98,10 @@ write_page(Relation index, Page image, BlockNumber *blkno, Buffer *hint)
 /*
  * Writes table 0 (j == 0: the n rows, hashes and tids, in their sorted order) or table j (the n
  * distinct hashes rotated by block j, sorted: each page holds them rotated back), noting each
- * page's fence in dir and its buffer in hints.
+ * page's fence in dir and its buffer in hints. Returns the pages written.
  */
-static uint32
-write_table(Relation index, int m, int j, uint64 build_id, const uint64 *hashes,
+uint32
+mih_write_table(Relation index, int m, int j, uint64 build_id, const uint64 *hashes,
 			const ItemPointerData *tids, Size n, MihFence *dir, Buffer *hints)
 {
 	Size		per_page = j == 0 ? MIH_ROWS_PER_PAGE : MIH_HASHES_PER_PAGE;
@@ -366,11 +366,11 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 			Size		nkeys;
 			uint64	   *keys = mih_table_keys(hashes, n, m, j, &nkeys);
 
-			pages = write_table(index, m, j, run->build_id, keys, NULL, nkeys, dir, hints);
+			pages = mih_write_table(index, m, j, run->build_id, keys, NULL, nkeys, dir, hints);
 			pfree(keys);
 		}
 		else
-			pages = write_table(index, m, j, run->build_id, hashes, tids, n, dir, hints);
+			pages = mih_write_table(index, m, j, run->build_id, hashes, tids, n, dir, hints);
 		run->table_pages[j] = pages;
 		run->fence_head[j] = mih_write_item_chain(index, MIH_PAGE_FENCE, dir, sizeof(MihFence), pages);
 		run->hint_head[j] = mih_write_item_chain(index, MIH_PAGE_HINTS, hints, sizeof(Buffer), pages);
