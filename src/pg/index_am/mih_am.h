@@ -133,7 +133,8 @@ typedef struct MihRun
 	/*
 	 * Changes whenever a merge in slices (mih_am_slices.c) replaces one of the run's tables in
 	 * place: a run is its build_id and epoch (directories are cached by both). Its new pages carry
-	 * the run's tag, so a hot standby's scan tells them from the pages they replaced by the epoch.
+	 * the run's tag, so a hot standby's scan tells them from the pages they replaced by the epoch
+	 * (mih_runs_unchanged).
 	 */
 	uint64		epoch;
 } MihRun;
@@ -276,7 +277,7 @@ extern MihMeta *mih_begin_meta_change(Relation index, Buffer buffer, GenericXLog
 extern Buffer mih_pin_meta(Relation index, MihMeta *meta);
 extern void mih_read_meta(Relation index, MihMeta *meta);
 extern bool mih_has_run(const MihMeta *meta, uint64 build_id, uint64 epoch);
-extern bool mih_run_unchanged(Relation index, const MihRun *run);
+extern bool mih_runs_unchanged(Relation index, const MihMeta *seen);
 extern const MihDirectory *mih_directory(Relation index, const MihMeta *meta, const MihRun *run,
 										 bool *stale);
 extern void mih_free_page(Relation index, BlockNumber blkno);

@@ -148,12 +148,17 @@ check_heap(Relation heap, Relation index, Snapshot snapshot, MihEntries *entries
 
 /*
  * Table 0: sorted by block 0, full pages but the last (any page of a run a merge in slices changed:
- * it rewrites table 0 a range of pages at a time); returns the hashes and counts live rows.
+ * it rewrites table 0 a range of pages at a time); counts live rows. Returns the hashes the other
+ * tables and the filters are made of, *nhashes of them: every row's, or in a run with extra
+ * hashes the live rows' (a merge in slices makes them of the live rows, and B's old pages keep
+ * rows VACUUM cleared until their range is rewritten).
  */
 static uint64 *
 check_table0(Relation index, const MihMeta *meta, const MihRun *run, const MihDirectory *dir, int64 *live,
-			 MihEntries *entries)
+			 MihEntries *entries, Size *nhashes)
 {
+	bool		live_only = (run->flags & MIH_RUN_EXTRA) != 0;
+	Size		kept = 0;
 	uint64	   *hashes = palloc_extended(Max(run->nrows, 1) * sizeof(uint64), MCXT_ALLOC_HUGE);
 	uint64		n = 0;
 	uint32		prev = 0;
@@ -178,14 +183,16 @@ check_table0(Relation index, const MihMeta *meta, const MihRun *run, const MihDi
 			if (ItemPointerIsValid(&MihPageTids(page)[i]))
 				(*live)++;
 			add_entry(entries, &MihPageTids(page)[i], MihPageHashes(page)[i]);
-			if (n >= run->nrows)
+			if (n++ >= run->nrows)
 				mih_corrupt(index, dir->blocks[0][p], "table 0 holds more than %lu rows", (unsigned long) run->nrows);
-			hashes[n++] = MihPageHashes(page)[i];
+			if (!live_only || ItemPointerIsValid(&MihPageTids(page)[i]))
+				hashes[kept++] = MihPageHashes(page)[i];
 		}
 	}
 	if (n != run->nrows)
 		mih_corrupt(index, MIH_META_BLKNO, "table 0 holds %lu rows, the meta page says %lu",
 				(unsigned long) n, (unsigned long) run->nrows);
+	*nhashes = kept;
 	return hashes;
 }
 
@@ -233,10 +240,10 @@ check_tablej(Relation index, const MihMeta *meta, const MihRun *run, const MihDi
  */
 static void
 check_hashes(Relation index, const MihMeta *meta, const MihRun *run, const MihDirectory *dir, int j,
-			 const uint64 *hashes)
+			 const uint64 *hashes, Size nhashes)
 {
 	Size		nexpected;
-	uint64	   *expected = mih_table_keys(hashes, run->nrows, meta->ntables, j, &nexpected);
+	uint64	   *expected = mih_table_keys(hashes, nhashes, meta->ntables, j, &nexpected);
 	bool		extra = (run->flags & MIH_RUN_EXTRA) != 0;
 	Size		n = 0;
 	Size		found = 0;
@@ -332,7 +339,7 @@ check_keys(Relation index, const MihMeta *meta, const MihRun *run, const MihDire
  */
 static void
 check_filters(Relation index, const MihMeta *meta, const MihRun *run, const MihDirectory *dir,
-			  const uint64 *hashes)
+			  const uint64 *hashes, Size nhashes)
 {
 	/* A run with extra hashes keeps the filters of the rows it held or will hold (mih_am_slices.c). */
 	if (run->filter_bits != 0 && run->filter_bits != mih_filter_bits(meta->ntables, run->nrows) &&
@@ -340,7 +347,7 @@ check_filters(Relation index, const MihMeta *meta, const MihRun *run, const MihD
 		mih_corrupt(index, MIH_META_BLKNO, "a run of %lu rows has filters of 2^%u bits",
 					(unsigned long) run->nrows, run->filter_bits);
 	for (int j = 0; run->filter_bits > 0 && j < meta->ntables; j++)
-		for (uint64 i = 0; i < run->nrows; i++)
+		for (uint64 i = 0; i < nhashes; i++)
 		{
 			if ((i & 0xFFFF) == 0)
 				CHECK_FOR_INTERRUPTS();
@@ -469,16 +476,17 @@ check_index(Relation index, Relation heap, bool heapallindexed, MihMeta *seen, M
 	{
 		const MihRun *run = &seen->runs[r];
 		const MihDirectory *dir = mih_directory(index, seen, run, NULL);
-		uint64	   *hashes = check_table0(index, seen, run, dir, &shape->live, collect);
+		Size		nhashes;
+		uint64	   *hashes = check_table0(index, seen, run, dir, &shape->live, collect, &nhashes);
 
 		for (int j = 1; j < seen->ntables; j++)
 			if (seen->flags & MIH_FLAG_COMPACT)
 				check_keys(index, seen, run, dir, j, hashes);
 			else if (run->flags & MIH_RUN_HASHES)
-				check_hashes(index, seen, run, dir, j, hashes);
+				check_hashes(index, seen, run, dir, j, hashes, nhashes);
 			else
 				check_tablej(index, seen, run, dir, j, hashes);
-		check_filters(index, seen, run, dir, hashes);
+		check_filters(index, seen, run, dir, hashes, nhashes);
 		pfree(hashes);
 	}
 	shape->pending = count_chain(index, seen->sealed_head, collect) + count_chain(index, seen->pending_head, collect);

@@ -847,6 +847,7 @@ refill(IndexScanDesc scan, MihScanState *so, MihKnnState *st)
 		ok = step_levels(so, st, index, &meta);
 	else
 		ok = pass(so, st, index, &meta);
+	ok = ok && mih_runs_unchanged(index, &meta);
 	MemoryContextSwitchTo(old);
 	ReleaseBuffer(meta_buf);
 	if (!ok)

@@ -863,10 +863,12 @@ slices_base(Relation index, const MihMeta *meta, const bool *chosen, uint64 limi
 
 /*
  * A merge of every run into the base run, in slices: the other runs are merged into one first
- * (unless there is one), which then joins the base (mih_merge_in_slices). Returns the rows written.
+ * (unless there is one), which then joins the base (mih_merge_in_slices); the worker marks it as
+ * it marked the runs it came from, so that no inserter's merge takes it meanwhile. Returns the
+ * rows written.
  */
 static uint64
-merge_into_base(Relation index, const MihMeta *meta, int base)
+merge_into_base(Relation index, const MihMeta *meta, int base, MihMergeMode mode)
 {
 	bool		others[MIH_MAX_RUNS] = {0};
 	uint64		rows = 0;
@@ -884,7 +886,7 @@ merge_into_base(Relation index, const MihMeta *meta, int base)
 		}
 	if (nothers > 1)
 	{
-		written = merge_chosen(index, meta, others, false, rows, meta->runs[base].merging != 0, &level_id);
+		written = merge_chosen(index, meta, others, false, rows, mode == MIH_MERGE_BIG, &level_id);
 		if (written == 0)
 			return 0;			/* no live row beside the base */
 	}
@@ -957,7 +959,7 @@ mih_merge(Relation index, MihMergeMode mode)
 
 			pgstat_progress_update_multi_param(4, params, values);
 			reported = true;
-			written += base >= 0 ? merge_into_base(index, &meta, base) :
+			written += base >= 0 ? merge_into_base(index, &meta, base, mode) :
 				merge_chosen(index, &meta, chosen, reshape, rows, false, NULL);
 		}
 		if (rows == 0 || mode == MIH_MERGE_ALL || reshape)

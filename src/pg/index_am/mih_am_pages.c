@@ -6,6 +6,7 @@
 #include "mih_am.h"
 #include "mih_am_keys.h"
 
+#include "access/xlog.h"
 #include "miscadmin.h"
 #include "storage/indexfsm.h"
 #include "storage/lmgr.h"
@@ -485,6 +486,8 @@ mih_validate_meta(Relation index, const MihMeta *meta)
 		/* a compact index's key tables reach rows by value already */
 		if ((meta->runs[r].flags & ~(MIH_RUN_HASHES | MIH_RUN_EXTRA)) ||
 			((meta->runs[r].flags & MIH_RUN_EXTRA) && !(meta->runs[r].flags & MIH_RUN_HASHES)) ||
+			/* only a merge in slices changes a run, and only one of distinct hashes (full pages) */
+			(meta->runs[r].epoch > 0 && !(meta->runs[r].flags & MIH_RUN_HASHES)) ||
 			((meta->runs[r].flags & MIH_RUN_HASHES) && (meta->flags & MIH_FLAG_COMPACT)))
 			mih_corrupt(index, MIH_META_BLKNO, "run %u has flags %x", r, meta->runs[r].flags);
 	}
@@ -582,25 +585,27 @@ mih_has_run(const MihMeta *meta, uint64 build_id, uint64 epoch)
 }
 
 /*
- * True if the meta page, as it is now, still lists the run as the caller's copy has it: on a hot
- * standby, a scan that holds a page of a run a merge in slices ever changed asks this before it
- * trusts the page (mih_probe_visit). Such a merge frees pages and writes new ones of the same run,
- * with the same tag, but only after the meta page changes the run's epoch, which a replay does
- * first; the page lock the caller holds keeps the page as it read it meanwhile.
+ * On a hot standby, true if no run of the scan's meta copy that the meta page still lists changed
+ * its epoch since: a scan that read pages of its runs asks this at its end. A merge in slices
+ * (mih_am_slices.c) frees pages of a run and writes new ones of the same run, with the same tag,
+ * that a page's tag cannot tell apart; but it changes the run's epoch in the meta page before it
+ * frees any, and a replay keeps that order, so a page read before the epoch changed was the
+ * run's. (Pages of a run that is gone have its tag, unlike any other run's: mih_probe_visit.) On
+ * a primary the scan's meta pin keeps every page it reads.
  */
 bool
-mih_run_unchanged(Relation index, const MihRun *run)
+mih_runs_unchanged(Relation index, const MihMeta *seen)
 {
-	Buffer		buffer = ReadBuffer(index, MIH_META_BLKNO);
-	const MihMeta *meta;
-	bool		unchanged;
+	MihMeta		now;
 
-	LockBuffer(buffer, BUFFER_LOCK_SHARE);
-	meta = MihPageGetMeta(BufferGetPage(buffer));
-	unchanged = meta->magic == MIH_MAGIC && meta->version == MIH_VERSION && meta->nruns <= MIH_MAX_RUNS &&
-		mih_has_run(meta, run->build_id, run->epoch);
-	UnlockReleaseBuffer(buffer);
-	return unchanged;
+	if (!RecoveryInProgress())
+		return true;
+	mih_read_meta(index, &now);
+	for (uint32 r = 0; r < seen->nruns; r++)
+		for (uint32 s = 0; s < now.nruns; s++)
+			if (now.runs[s].build_id == seen->runs[r].build_id && now.runs[s].epoch != seen->runs[r].epoch)
+				return false;
+	return true;
 }
 
 /* Reads the directory of one run from its fence pages (recycled: see mih_read_item_chain). */

@@ -73,8 +73,8 @@ mih_probe_end(MihProbe *pr)
  * Share-locks page p of a table, or returns NULL (and marks the probe stale) if the page is not of
  * the run the meta copy describes. On a primary that cannot happen (a merge waits for the meta
  * pin the scan holds); a hot standby replays a merge without waiting for scans. There a page of
- * another run has another tag; a run that a merge in slices changed may have reused its own
- * freed pages, with its own tag, so its page counts only while the run keeps the copy's epoch.
+ * another run has another tag; a page a merge in slices gave back to the same run has the same,
+ * which the scan's end tells by the run's epoch (mih_runs_unchanged).
  */
 Page
 mih_probe_visit(MihProbe *pr, int table, uint32 p)
@@ -98,8 +98,7 @@ mih_probe_visit(MihProbe *pr, int table, uint32 p)
 	LockBuffer(pr->buffer, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(pr->buffer);
 	if (PageIsNew(page) || MihPageGetOpaque(page)->kind != kind ||
-		MihPageGetOpaque(page)->next != MihBuildTag(pr->run->build_id) ||
-		(pr->run->epoch > 0 && RecoveryInProgress() && !mih_run_unchanged(pr->index, pr->run)))
+		MihPageGetOpaque(page)->next != MihBuildTag(pr->run->build_id))
 	{
 		LockBuffer(pr->buffer, BUFFER_LOCK_UNLOCK);
 		pr->stale = true;

@@ -370,6 +370,7 @@ compute(IndexScanDesc scan)
 		complete = mih_read_chains(scan->indexRelation, &meta, so->nballs == 0, scan_rows_page, so);
 		for (uint32 r = 0; r < meta.nruns && complete; r++)
 			complete = probe_tables(so, scan->indexRelation, &meta, &meta.runs[r], &cache);
+		complete = complete && mih_runs_unchanged(scan->indexRelation, &meta);
 		ReleaseBuffer(meta_buf);
 		if (!complete)
 			mih_check_retry(scan->indexRelation, &meta);

@@ -58,6 +58,8 @@ typedef struct MihSlices
 	MihTable0	b0;				/* B's table 0 as it was: read in full, replaced range by range */
 	MihTable0	l0;				/* L's table 0: its pages from l_first on are still L's */
 	uint32		l_first;
+	bool		level_gone;		/* every row of L is in B's table 0: L is to go */
+	bool		level_dropped;	/* and the meta page no longer lists it */
 	MihTable0	lj[MIH_MAX_TABLES];	/* L's tables 1..m-1: their pages, freed with L */
 	MihTable0	bj[MIH_MAX_TABLES];	/* B's tables 1..m-1 before step 1: their pages */
 	Size	   *b_live;			/* B's live entries before page p */
@@ -194,32 +196,38 @@ merge_rows(MihSlices *sl)
 }
 
 /*
- * Puts B and L in the meta page as the merge has them now, each keeping its mark of the worker,
- * and counts the rows written. With drop_level, the merge's last change: L goes, and B's mark.
+ * Puts B and L in the meta page as the merge has them now, each keeping its mark of the worker
+ * (B's goes with the merge's last change, last), L removed once it is gone, and counts the rows
+ * written.
  */
 static void
-install(MihSlices *sl, bool level_changed, bool drop_level, uint64 written)
+install(MihSlices *sl, bool level_changed, bool last, uint64 written)
 {
 	Buffer		meta_buf = ReadBuffer(sl->index, MIH_META_BLKNO);
 	GenericXLogState *state = GenericXLogStart(sl->index);
 	MihMeta    *meta = mih_begin_meta_change(sl->index, meta_buf, state);
 	int			b = find_run(meta, sl->base.build_id);
-	int			l = find_run(meta, sl->level.build_id);
 	uint16		merging;
 
 	merging = meta->runs[b].merging;
 	meta->runs[b] = sl->base;
-	meta->runs[b].merging = drop_level ? 0 : merging;
-	if (drop_level)
+	meta->runs[b].merging = last ? 0 : merging;
+	if (!sl->level_dropped && (sl->level_gone || level_changed))
 	{
-		memmove(&meta->runs[l], &meta->runs[l + 1], (meta->nruns - l - 1) * sizeof(MihRun));
-		meta->nruns--;
-	}
-	else if (level_changed)
-	{
-		merging = meta->runs[l].merging;
-		meta->runs[l] = sl->level;
-		meta->runs[l].merging = merging;
+		int			l = find_run(meta, sl->level.build_id);
+
+		if (sl->level_gone)
+		{
+			memmove(&meta->runs[l], &meta->runs[l + 1], (meta->nruns - l - 1) * sizeof(MihRun));
+			meta->nruns--;
+			sl->level_dropped = true;
+		}
+		else
+		{
+			merging = meta->runs[l].merging;
+			meta->runs[l] = sl->level;
+			meta->runs[l].merging = merging;
+		}
 	}
 	meta->written += written;
 	meta->generation++;
@@ -265,6 +273,7 @@ cut_level(MihSlices *sl, Size cut, MihBlockList *old)
 				mih_blocks_add_chain(sl->index, sl->level.filter_head[j], MIH_PAGE_FILTER, old);
 		}
 		sl->l_first = q;
+		sl->level_gone = true;
 		return;
 	}
 	if (cut > l->start[q])
@@ -404,10 +413,10 @@ replace_table(MihSlices *sl, int j, const uint64 *entries, const ItemPointerData
 			sl->base.nrows = end + (old->start[old->pages] - old->start[hi]);
 			if (last)
 				sl->base.flags &= ~MIH_RUN_EXTRA;
-			if (cut > cut_was || last)
+			if (!sl->level_gone && (cut > cut_was || last))
 				cut_level(sl, cut, &list);
 		}
-		install(sl, j == 0 && cut > cut_was, j == 0 && last, j == 0 && last ? sl->n : 0);
+		install(sl, j == 0 && cut > cut_was, j == 0 && last, j == 0 ? end - done : 0);
 		mih_recycle(sl->index, &list);
 		pfree(list.blocks);
 		done = end;
