@@ -187,6 +187,7 @@ typedef struct MihMeta
 	uint64		inserted;		/* rows appended to the pending chain since the build, counted
 								 * when their page stops being the tail */
 	uint64		written;		/* rows written into runs by flushes and merges since the build */
+	uint64		slices;			/* changes of merges in slices (mih_am_slices.c): mih_runs_unchanged */
 	MihRun		runs[MIH_MAX_RUNS];
 } MihMeta;
 

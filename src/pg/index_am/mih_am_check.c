@@ -592,7 +592,8 @@ check_pass_on_standby(Relation index, Relation heap, bool heapallindexed, MihChe
 	MemoryContextSwitchTo(cxt);
 	CurrentResourceOwner = owner;
 	MemoryContextDelete(pass_cxt);
-	return completed;
+	/* A page a merge in slices gave back to its run passes for the run's: the pass's end tells. */
+	return completed && mih_runs_unchanged(index, &seen);
 }
 
 Datum

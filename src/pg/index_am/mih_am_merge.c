@@ -888,7 +888,12 @@ merge_into_base(Relation index, const MihMeta *meta, int base, MihMergeMode mode
 	{
 		written = merge_chosen(index, meta, others, false, rows, mode == MIH_MERGE_BIG, &level_id);
 		if (written == 0)
-			return 0;			/* no live row beside the base */
+		{
+			/* No live row beside the base: the worker's mark on it goes, as with a merge. */
+			if (mode == MIH_MERGE_BIG)
+				set_merging(index, false, meta, NULL);
+			return 0;
+		}
 	}
 	return written + mih_merge_in_slices(index, meta->runs[base].build_id, level_id);
 }

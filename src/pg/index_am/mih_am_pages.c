@@ -585,13 +585,13 @@ mih_has_run(const MihMeta *meta, uint64 build_id, uint64 epoch)
 }
 
 /*
- * On a hot standby, true if no run of the scan's meta copy that the meta page still lists changed
- * its epoch since: a scan that read pages of its runs asks this at its end. A merge in slices
- * (mih_am_slices.c) frees pages of a run and writes new ones of the same run, with the same tag,
- * that a page's tag cannot tell apart; but it changes the run's epoch in the meta page before it
- * frees any, and a replay keeps that order, so a page read before the epoch changed was the
- * run's. (Pages of a run that is gone have its tag, unlike any other run's: mih_probe_visit.) On
- * a primary the scan's meta pin keeps every page it reads.
+ * On a hot standby, true if no merge in slices (mih_am_slices.c) changed the meta page since the
+ * scan's copy of it: a scan that read pages of runs asks this at its end. Such a merge frees pages
+ * of a run and writes new ones of the same run, with the same tag, that a page's tag cannot tell
+ * apart; but each of its changes of the meta page counts in meta->slices before it frees a page,
+ * and a replay keeps that order, so a page read before the count moved was the run's. (A page
+ * another run took has another tag: mih_probe_visit.) On a primary the scan's meta pin keeps
+ * every page it reads.
  */
 bool
 mih_runs_unchanged(Relation index, const MihMeta *seen)
@@ -601,11 +601,7 @@ mih_runs_unchanged(Relation index, const MihMeta *seen)
 	if (!RecoveryInProgress())
 		return true;
 	mih_read_meta(index, &now);
-	for (uint32 r = 0; r < seen->nruns; r++)
-		for (uint32 s = 0; s < now.nruns; s++)
-			if (now.runs[s].build_id == seen->runs[r].build_id && now.runs[s].epoch != seen->runs[r].epoch)
-				return false;
-	return true;
+	return now.slices == seen->slices;
 }
 
 /* Reads the directory of one run from its fence pages (recycled: see mih_read_item_chain). */

@@ -230,6 +230,7 @@ install(MihSlices *sl, bool level_changed, bool last, uint64 written)
 		}
 	}
 	meta->written += written;
+	meta->slices++;
 	meta->generation++;
 	GenericXLogFinish(state);
 	UnlockReleaseBuffer(meta_buf);
