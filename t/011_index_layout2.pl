@@ -16,7 +16,7 @@ use constant { BLCKSZ => 8192, META => 24 };	# MihMeta starts after the page hea
 # The page's opaque (kind u16, nitems u16, next u32) ends it; layout 2's table j pages held 680
 # hashes (u64), then their ordinals (u32); a fence page (first block value u32, block u32) pairs.
 use constant { OPAQUE => BLCKSZ - 8, KIND_TABLEJ => 3, KIND_FENCE => 4, REFS_PER_PAGE => 680,
-    FENCES_PER_PAGE => 1020, NO_BLOCK => 0xFFFFFFFF, RUN => META + 80 };
+    FENCES_PER_PAGE => 1020, NO_BLOCK => 0xFFFFFFFF, RUN => META + 88 };
 
 my $node = PostgreSQL::Test::Cluster->new('layout2');
 # initdb turns data checksums on from PostgreSQL 18; the meta page is rewritten here by hand.
@@ -66,11 +66,11 @@ sub to_layout2
     my ($path) = @_;
     open(my $fh, '+<:raw', $path) or die "open $path: $!";
     seek($fh, META, 0);
-    read($fh, my $m, 80 + 64);
+    read($fh, my $m, 88 + 64);
     my ($magic, $version, $ntables, $flags, $generation, $pending_head, $pending_tail, $npending,
-        $sealed_head, $nruns, $nsealed, $nulls_head, $nulls_tail, $inserted, $written)
-      = unpack('L L l L Q L L Q L L Q L L Q Q', substr($m, 0, 80));
-    my ($build_id, $nrows, @tables) = unpack('Q Q L6 L6', substr($m, 80, 64));
+        $sealed_head, $nruns, $nsealed, $nulls_head, $nulls_tail, $inserted, $written, $slices)
+      = unpack('L L l L Q L L Q L L Q L L Q Q Q', substr($m, 0, 88));
+    my ($build_id, $nrows, @tables) = unpack('Q Q L6 L6', substr($m, 88, 64));
     my @pages = @tables[0 .. 5];
     my @fences = @tables[6 .. 11];
     die "not one run of layout 3" unless $version == 3 && $nruns == 1 && $sealed_head == 0xFFFFFFFF;
@@ -78,7 +78,7 @@ sub to_layout2
         @pages[0 .. 3], @fences[0 .. 3], $pending_head, $pending_tail, $npending, $nulls_head, $nulls_tail,
         @pages[4 .. 5], @fences[4 .. 5]);
     seek($fh, META, 0);
-    print $fh $v2 . ("\0" x (80 + 64 * 32 - length($v2)));
+    print $fh $v2 . ("\0" x (88 + 128 * 32 - length($v2)));
     close($fh);
 }
 
