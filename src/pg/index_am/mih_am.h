@@ -366,6 +366,7 @@ typedef struct MihBlockList
 extern void mih_blocks_init(MihBlockList *list);
 extern void mih_blocks_add(MihBlockList *list, BlockNumber blkno);
 extern void mih_blocks_add_chain(Relation index, BlockNumber head, uint16 kind, MihBlockList *list);
+extern void mih_blocks_add_run_chains(Relation index, const MihRun *run, int ntables, MihBlockList *list);
 extern void mih_recycle(Relation index, const MihBlockList *list);
 extern uint64 mih_pending_limit_rows(Relation index);
 extern uint64 mih_flush(Relation index, bool wait, uint64 min_rows);

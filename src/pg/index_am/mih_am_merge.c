@@ -226,6 +226,19 @@ mih_blocks_add_chain(Relation index, BlockNumber head, uint16 kind, MihBlockList
 		blkno = read_page(&walk, blkno, kind, true, list, NULL);
 }
 
+/* Lists every page of each table's fence, filter and hint chains of a run. */
+void
+mih_blocks_add_run_chains(Relation index, const MihRun *run, int ntables, MihBlockList *list)
+{
+	for (int j = 0; j < ntables; j++)
+	{
+		mih_blocks_add_chain(index, run->fence_head[j], MIH_PAGE_FENCE, list);
+		if (run->filter_bits > 0)
+			mih_blocks_add_chain(index, run->filter_head[j], MIH_PAGE_FILTER, list);
+		mih_blocks_add_chain(index, run->hint_head[j], MIH_PAGE_HINTS, list);
+	}
+}
+
 /*
  * The live rows of a run (from table 0) and every page of it to recycle. The tables 1..m-1 are not
  * read: the merged run's are made from its rows. The caller keeps other merges off the run.
@@ -242,15 +255,10 @@ read_run(Relation index, const MihMeta *meta, const MihRun *run, MihRows *rows)
 		read_page(&walk, dir->blocks[0][p], MIH_PAGE_TABLE0, false, &rows->old, rows);
 		pgstat_progress_update_param(MIH_PROGRESS_ROWS_DONE, (int64) rows->n);
 	}
-	for (int j = 0; j < meta->ntables; j++)
-	{
-		for (uint32 p = 0; j > 0 && p < dir->pages[j]; p++)
+	for (int j = 1; j < meta->ntables; j++)
+		for (uint32 p = 0; p < dir->pages[j]; p++)
 			mih_blocks_add(&rows->old, dir->blocks[j][p]);
-		mih_blocks_add_chain(index, run->fence_head[j], MIH_PAGE_FENCE, &rows->old);
-		if (run->filter_bits > 0)
-			mih_blocks_add_chain(index, run->filter_head[j], MIH_PAGE_FILTER, &rows->old);
-		mih_blocks_add_chain(index, run->hint_head[j], MIH_PAGE_HINTS, &rows->old);
-	}
+	mih_blocks_add_run_chains(index, run, meta->ntables, &rows->old);
 }
 
 /* Waits until no scan can still read the pages the list holds, then frees them. */

@@ -38,7 +38,7 @@
 #define RANGES	16
 
 /* A table of a run as the merge read it: its pages (and for table 0 every entry, dead ones too). */
-typedef struct MihTable0
+typedef struct MihOldTable
 {
 	uint32		pages;
 	MihFence   *fences;
@@ -46,7 +46,7 @@ typedef struct MihTable0
 	Size	   *start;			/* the entries before page p; start[pages]: all of them */
 	uint64	   *hashes;
 	ItemPointerData *tids;
-} MihTable0;
+} MihOldTable;
 
 /* What the merge knows of the base run B and the level run L. */
 typedef struct MihSlices
@@ -55,13 +55,13 @@ typedef struct MihSlices
 	int			m;
 	MihRun		base;			/* B and L as the meta page is to have them next */
 	MihRun		level;
-	MihTable0	b0;				/* B's table 0 as it was: read in full, replaced range by range */
-	MihTable0	l0;				/* L's table 0: its pages from l_first on are still L's */
+	MihOldTable	b0;				/* B's table 0 as it was: read in full, replaced range by range */
+	MihOldTable	l0;				/* L's table 0: its pages from l_first on are still L's */
 	uint32		l_first;
 	bool		level_gone;		/* every row of L is in B's table 0: L is to go */
 	bool		level_dropped;	/* and the meta page no longer lists it */
-	MihTable0	lj[MIH_MAX_TABLES];	/* L's tables 1..m-1: their pages, freed with L */
-	MihTable0	bj[MIH_MAX_TABLES];	/* B's tables 1..m-1 before step 1: their pages */
+	MihOldTable	lj[MIH_MAX_TABLES];	/* L's tables 1..m-1: their pages, freed with L */
+	MihOldTable	bj[MIH_MAX_TABLES];	/* B's tables 1..m-1 before step 1: their pages */
 	Size	   *b_live;			/* B's live entries before page p */
 	uint64	   *b_last_key;		/* the key of B's last live entry before page p */
 	Size	   *l_live;			/* L's live entries before entry i */
@@ -88,7 +88,7 @@ find_run(const MihMeta *meta, uint64 build_id)
 
 /* Copies table j's pages from a run's directory. */
 static void
-copy_pages(const MihDirectory *dir, int j, MihTable0 *t)
+copy_pages(const MihDirectory *dir, int j, MihOldTable *t)
 {
 	t->pages = dir->pages[j];
 	t->fences = palloc_extended(Max(t->pages, 1) * sizeof(MihFence), MCXT_ALLOC_HUGE);
@@ -103,7 +103,7 @@ copy_pages(const MihDirectory *dir, int j, MihTable0 *t)
 
 /* Reads table 0 of a run, its pages and every entry of them, and the pages of its other tables. */
 static void
-read_run(Relation index, const MihMeta *meta, const MihRun *run, MihTable0 *t, MihTable0 *tables)
+read_old_run(Relation index, const MihMeta *meta, const MihRun *run, MihOldTable *t, MihOldTable *tables)
 {
 	const MihDirectory *dir = mih_directory(index, meta, run, NULL);
 	Size		n = 0;
@@ -143,8 +143,8 @@ read_run(Relation index, const MihMeta *meta, const MihRun *run, MihTable0 *t, M
 static void
 merge_rows(MihSlices *sl)
 {
-	const MihTable0 *b = &sl->b0;
-	const MihTable0 *l = &sl->l0;
+	const MihOldTable *b = &sl->b0;
+	const MihOldTable *l = &sl->l0;
 	Size		nb = b->start[b->pages],
 				nl = l->start[l->pages];
 	Size		i = 0,
@@ -256,7 +256,7 @@ replace_directory(Relation index, MihRun *run, int j, const MihFence *fences, co
 static void
 cut_level(MihSlices *sl, Size cut, MihBlockList *old)
 {
-	MihTable0  *l = &sl->l0;
+	MihOldTable *l = &sl->l0;
 	uint32		q = sl->l_first;
 
 	while (q < l->pages && l->start[q + 1] <= cut)
@@ -264,15 +264,10 @@ cut_level(MihSlices *sl, Size cut, MihBlockList *old)
 	if (q == l->pages)
 	{
 		/* Every row is B's now: L goes with its other tables and its filters. */
-		for (int j = 0; j < sl->m; j++)
-		{
-			for (uint32 p = 0; j > 0 && p < sl->lj[j].pages; p++)
+		for (int j = 1; j < sl->m; j++)
+			for (uint32 p = 0; p < sl->lj[j].pages; p++)
 				mih_blocks_add(old, sl->lj[j].fences[p].blkno);
-			mih_blocks_add_chain(sl->index, sl->level.fence_head[j], MIH_PAGE_FENCE, old);
-			mih_blocks_add_chain(sl->index, sl->level.hint_head[j], MIH_PAGE_HINTS, old);
-			if (sl->level.filter_bits > 0)
-				mih_blocks_add_chain(sl->index, sl->level.filter_head[j], MIH_PAGE_FILTER, old);
-		}
+		mih_blocks_add_run_chains(sl->index, &sl->level, sl->m, old);
 		sl->l_first = q;
 		sl->level_gone = true;
 		return;
@@ -375,7 +370,7 @@ range_end(MihSlices *sl, int j, uint32 hi, const uint64 *keys, Size done, Size n
 static void
 replace_table(MihSlices *sl, int j, const uint64 *entries, const ItemPointerData *tids, Size n)
 {
-	const MihTable0 *old = j == 0 ? &sl->b0 : &sl->bj[j];
+	const MihOldTable *old = j == 0 ? &sl->b0 : &sl->bj[j];
 	uint32		per_range = Max((old->pages + RANGES - 1) / RANGES, 1);
 	Size		per_page = j == 0 ? MIH_ROWS_PER_PAGE : MIH_HASHES_PER_PAGE;
 	/* The new pages so far, then the old ones after them; each range may leave a page part full. */
@@ -448,8 +443,8 @@ mih_merge_in_slices(Relation index, uint64 base_id, uint64 level_id)
 	Assert((sl.base.flags & MIH_RUN_HASHES) && (sl.level.flags & MIH_RUN_HASHES));
 	pgstat_progress_update_param(MIH_PROGRESS_PHASE, MIH_MERGE_PHASE_READ);
 	pgstat_progress_update_param(MIH_PROGRESS_ROWS_TOTAL, (int64) (sl.base.nrows + sl.level.nrows));
-	read_run(index, &meta, &sl.base, &sl.b0, sl.bj);
-	read_run(index, &meta, &sl.level, &sl.l0, sl.lj);
+	read_old_run(index, &meta, &sl.base, &sl.b0, sl.bj);
+	read_old_run(index, &meta, &sl.level, &sl.l0, sl.lj);
 	merge_rows(&sl);
 	pgstat_progress_update_param(MIH_PROGRESS_PHASE, MIH_MERGE_PHASE_WRITE);
 	pgstat_progress_update_param(MIH_PROGRESS_ROWS_TOTAL, (int64) sl.n * sl.m);
