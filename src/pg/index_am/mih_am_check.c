@@ -525,7 +525,9 @@ check_index(Relation index, Relation heap, bool heapallindexed, MihMeta *seen, M
 
 /*
  * True if a page the check read may have been freed since it copied the meta page: a run it read
- * is gone (a merge) or a chain it walked moved (a flush). Nothing else frees a page.
+ * is gone (a merge), a chain it walked moved, or a flush freed a sealed chain (the generation
+ * counts those: a new pending chain may start at the block the old one did). Nothing else frees
+ * a page.
  */
 static bool
 pages_recycled_since(Relation index, const MihMeta *seen)
@@ -533,8 +535,8 @@ pages_recycled_since(Relation index, const MihMeta *seen)
 	MihMeta		now;
 
 	mih_read_meta(index, &now);
-	if (now.pending_head != seen->pending_head || now.sealed_head != seen->sealed_head ||
-		now.nulls_head != seen->nulls_head)
+	if (now.generation != seen->generation || now.pending_head != seen->pending_head ||
+		now.sealed_head != seen->sealed_head || now.nulls_head != seen->nulls_head)
 		return true;
 	for (uint32 r = 0; r < seen->nruns; r++)
 		if (!mih_has_run(&now, seen->runs[r].build_id, seen->runs[r].epoch))
