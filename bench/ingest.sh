@@ -7,9 +7,10 @@
 # the runs' sizes, the index's size). Every query also runs on crawl_ref, the N first rows with a
 # fresh index that no writer touches, right before or after (see time_pair): the ratio of the two
 # is what the growing index's state costs under the same load (2 busy writers on a 2-core machine
-# slow both). At the end: the grown index, writers stopped and every page of it in shared buffers,
-# against a fresh index of the same rows (in a copy of the table), in turns, and again once
-# simhash_mih_merge made it one run; its size against that fresh index's; the insert rate and p99
+# slow both). At the end: the grown index, writers stopped, its worker gone (a build that settles an
+# index at rest has settled it) and every page of it in shared buffers, against a fresh index of
+# the same rows (in a copy of the table), in turns, and again once simhash_mih_merge made it one
+# run; its size against that fresh index's; the insert rate and p99
 # insert latency against the baseline; write amplification (rows written into runs / rows
 # inserted). Each sample also says what ran beside it (the growing index's merges, VACUUMs,
 # checkpoints), and the ratios are split by it at the end.
@@ -256,6 +257,7 @@ kill "$poller"; poller=
 state=$(sql -F' ' -c "SELECT inserted, written FROM index_state()")
 size1=$(sql -c "SELECT pg_relation_size('crawl_mih')")
 last=$at
+stopped=$(date +%s)
 
 # The grown index against a fresh index of the same rows (a copy of the table), both prewarmed and
 # timed in turns, writers stopped: what is left of the slowdown is the grown index's shape (runs,
@@ -267,6 +269,15 @@ log "a fresh index of the same rows, in a copy of the table"
 sql -c "DROP TABLE crawl_ref" -c "CREATE TABLE crawl_copy AS SELECT * FROM crawl" \
     -c "CREATE INDEX crawl_copy_mih ON crawl_copy USING simhash_mih (sh) $INDEX_WITH" -c "VACUUM ANALYZE crawl_copy" \
     -c "SELECT pg_prewarm('crawl_mih'), pg_prewarm('crawl_copy_mih')" >/dev/null
+# At rest: a build whose worker settles an index once its writers paused (1.3) merges what the last
+# flushes left; the grown index is timed once no worker is left (at most 20 minutes).
+while [ "$(sql -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'simhash_mih merge'")" != 0 ] &&
+      [ $(( $(date +%s) - stopped )) -lt 1200 ]; do
+    sleep 1
+done
+read -r _ written_at_stop <<<"$state"
+rest="$(( $(date +%s) - stopped )) s after the writers stopped: runs $(sql -c "SELECT run_sizes()"), $(sql -c "SELECT pending FROM index_state()") pending rows, $(sql -c "SELECT written - ${written_at_stop:-0} FROM index_state()") rows written since"
+sql -c "SELECT pg_prewarm('crawl_mih')" >/dev/null
 warm_sample_at -1 crawl_copy
 size2=$(sql -c "SELECT pg_relation_size('crawl_copy_mih')")
 # The grown index once every run and the pending rows are merged into one run: what is left then
@@ -285,6 +296,7 @@ read -r inserted written <<<"$state"
 [ -n "$inserted" ] && [ "$inserted" != 0 ] &&
     echo "write amplification (rows written into runs / rows inserted): $written / $inserted = $(echo "scale=2; $written / $inserted" | bc)"
 echo "index size at the end: $((size1 / 1048576)) MB; a fresh index of the same rows: $((size2 / 1048576)) MB ($(echo "scale=2; $size1 / $size2" | bc)x)"
+echo "the grown index at rest, timed $rest"
 echo
 echo "Each sample's p50 on the growing index / on the fresh reference, timed in turns (the writers' load divides out):"
 echo

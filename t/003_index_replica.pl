@@ -15,6 +15,8 @@ my $primary = PostgreSQL::Test::Cluster->new('primary');
 # initdb turns data checksums on from PostgreSQL 18: the page damaged at the end would end in the
 # server's own checksum error (XX001) before the check sees it.
 $primary->init(allows_streaming => 1, $primary->pg_version >= 18 ? (extra => ['--no-data-checksums']) : ());
+# The index is to stand still once the writers stop (its damaged page below): no settle (t/014).
+$primary->append_conf('postgresql.conf', "simhash.settle_delay = -1\n");
 $primary->start;
 $primary->safe_psql('postgres', 'CREATE EXTENSION simhash');
 $primary->backup('base');

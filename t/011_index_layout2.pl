@@ -21,7 +21,8 @@ use constant { OPAQUE => BLCKSZ - 8, KIND_TABLEJ => 3, KIND_FENCE => 4, REFS_PER
 my $node = PostgreSQL::Test::Cluster->new('layout2');
 # initdb turns data checksums on from PostgreSQL 18; the meta page is rewritten here by hand.
 $node->init($node->pg_version >= 18 ? (extra => ['--no-data-checksums']) : ());
-$node->append_conf('postgresql.conf', "autovacuum = off\n");
+# The runs checked are the flushes' and merges', not those of a settle once the writers paused (t/014).
+$node->append_conf('postgresql.conf', "autovacuum = off\nsimhash.settle_delay = -1\n");
 $node->start;
 $node->safe_psql('postgres', q{
     CREATE EXTENSION simhash;

@@ -14,8 +14,9 @@ use t::MihScans;
 
 my $primary = PostgreSQL::Test::Cluster->new('primary');
 $primary->init(allows_streaming => 1);
-# No worker merges on its own: the merges here are simhash_mih_merge's.
-$primary->append_conf('postgresql.conf', "autovacuum = off\n");
+# No worker merges on its own, nor settles the index once the writers paused: the merges here
+# are simhash_mih_merge's.
+$primary->append_conf('postgresql.conf', "autovacuum = off\nsimhash.settle_delay = -1\n");
 $primary->start;
 $primary->safe_psql('postgres', 'CREATE EXTENSION simhash');
 $primary->backup('base');

@@ -339,7 +339,8 @@ typedef enum MihMergeMode
 	MIH_MERGE_INSERTER,			/* small merges only: an inserter must not stall */
 	MIH_MERGE_BIG,				/* merges of big runs only (the background worker) */
 	MIH_MERGE_DUE,				/* every merge due, small and big (VACUUM) */
-	MIH_MERGE_ALL				/* every run into one (simhash_mih_merge) */
+	MIH_MERGE_ALL,				/* every run into one (simhash_mih_merge) */
+	MIH_MERGE_SETTLE			/* the worker's once the writers paused (mih_settle) */
 } MihMergeMode;
 
 /*
@@ -373,6 +374,10 @@ extern uint64 mih_flush(Relation index, bool wait, uint64 min_rows);
 extern uint64 mih_merge(Relation index, MihMergeMode mode);
 extern uint64 mih_merge_reported(Relation index, MihMergeMode mode);
 extern bool mih_big_merge_due(Relation index, bool worker);
+extern bool mih_settles(Relation index);
+extern bool mih_settle_due(Relation index);
+extern uint64 mih_settle(Relation index);
+extern uint64 mih_rows_appended(Relation index);
 extern void mih_lock_runs(Relation index);
 extern void mih_unlock_runs(Relation index);
 extern void mih_lock_pending(Relation index);

@@ -34,7 +34,9 @@
  * which runs them while flushes, scans, inserts and small merges go on (its merges take small runs
  * too: the worker waits out an inserter's small merge and marks the runs it takes in the meta page;
  * inserters' small merges leave marked runs and merge the ones flushed meanwhile).
- * VACUUM does every merge due, and simhash_mih_merge merges every run into one. The rows written
+ * VACUUM does every merge due, and simhash_mih_merge merges every run into one. Once the writers
+ * pause, the worker settles the index (SETTLE_FILL): a crawl database rests between crawls, and
+ * its queries then find the base and at most one run beside it, no pending rows. The rows written
  * by flushes and merges over the rows inserted are the write amplification (simhash_mih_state).
  *
  * Locks. Heavyweight locks on tags of the index (page locks, as ginInsertCleanup's on GIN's meta
@@ -95,6 +97,17 @@
  * filter tests miss the cache).
  */
 #define LEVEL_RATIO		8
+
+/*
+ * Once the writers paused, the worker settles the index (mih_settle): it merges the runs beside the
+ * base into the base when their filters let through SETTLE_FILL-th of a scan's probes or more
+ * (about 1 - exp(-rows / values of a block): a run of an eighth of the shortest block's values
+ * lets through 12% of them, a run of half of them 39%, and one of more has no filter) and they
+ * hold a SETTLE_SHARE-th of the base's rows, so that a crawler's short pauses do not rewrite a big
+ * base for a few flushes' rows; else the runs beside the base into one.
+ */
+#define SETTLE_FILL		8
+#define SETTLE_SHARE	64
 
 void
 mih_lock_pending(Relation index)
@@ -711,6 +724,57 @@ choose_worker(Relation index, MihMeta *meta, bool *chosen, uint64 limit)
 }
 
 /*
+ * The runs the worker's settle merges (see SETTLE_FILL): every run into the base run, or the runs
+ * beside it (every run if the index has no base yet) into one if there are two or more; none with
+ * base_share = 0, which keeps the runs from merging towards a base. Marks them in chosen[];
+ * returns their rows, 0 if the index is settled.
+ */
+static uint64
+settle_runs(Relation index, const MihMeta *meta, bool *chosen, uint64 limit)
+{
+	int			base = base_run(index, meta, limit);
+	int			len = sh_mih_block_len(meta->ntables, meta->ntables - 1);
+	uint64		others = 0;
+	int			n = 0;
+
+	memset(chosen, 0, MIH_MAX_RUNS * sizeof(bool));
+	if (base_share(index) == 0)
+		return 0;
+	for (uint32 r = 0; r < meta->nruns; r++)
+		if ((int) r != base && !meta->runs[r].merging)
+		{
+			chosen[r] = true;
+			others += meta->runs[r].nrows;
+			n++;
+		}
+	if (base >= 0 && !meta->runs[base].merging && others * SETTLE_FILL >= ((uint64) 1 << len) &&
+		others * SETTLE_SHARE >= meta->runs[base].nrows)
+	{
+		chosen[base] = true;
+		return others + meta->runs[base].nrows;
+	}
+	if (n >= 2)
+		return others;
+	memset(chosen, 0, MIH_MAX_RUNS * sizeof(bool));
+	return 0;
+}
+
+/* The settle's runs, chosen and marked under LOCK_RUNS as the worker's other merges are. */
+static uint64
+choose_settle(Relation index, MihMeta *meta, bool *chosen, uint64 limit)
+{
+	uint64		rows;
+
+	LockPage(index, LOCK_RUNS, ExclusiveLock);
+	mih_read_meta(index, meta);
+	rows = settle_runs(index, meta, chosen, limit);
+	if (rows > 0)
+		set_merging(index, true, meta, chosen);
+	UnlockPage(index, LOCK_RUNS, ExclusiveLock);
+	return rows;
+}
+
+/*
  * Unmarks the runs a merge of the worker marked and never replaced (it failed: an error, a crash).
  * Called with LOCK_BIG, which the worker holds throughout, just taken: so no run is marked but by
  * a failed merge, and a copy of the meta page says whether one is, without the exclusive lock
@@ -869,6 +933,13 @@ slices_base(Relation index, const MihMeta *meta, const bool *chosen, uint64 limi
 	return base;
 }
 
+/* The worker's merges: they take LOCK_BIG only, and mark the runs they take. */
+static bool
+worker_mode(MihMergeMode mode)
+{
+	return mode == MIH_MERGE_BIG || mode == MIH_MERGE_SETTLE;
+}
+
 /*
  * A merge of every run into the base run, in slices: the other runs are merged into one first
  * (unless there is one), which then joins the base (mih_merge_in_slices); the worker marks it as
@@ -894,11 +965,11 @@ merge_into_base(Relation index, const MihMeta *meta, int base, MihMergeMode mode
 		}
 	if (nothers > 1)
 	{
-		written = merge_chosen(index, meta, others, false, rows, mode == MIH_MERGE_BIG, &level_id);
+		written = merge_chosen(index, meta, others, false, rows, worker_mode(mode), &level_id);
 		if (written == 0)
 		{
 			/* No live row beside the base: the worker's mark on it goes, as with a merge. */
-			if (mode == MIH_MERGE_BIG)
+			if (worker_mode(mode))
 				set_merging(index, false, meta, NULL);
 			return 0;
 		}
@@ -916,9 +987,9 @@ lock_for_mode(Relation index, MihMergeMode mode)
 {
 	if (mode == MIH_MERGE_INSERTER)
 		return ConditionalLockPage(index, LOCK_RUNS, ExclusiveLock);
-	if (mode == MIH_MERGE_BIG && !ConditionalLockPage(index, LOCK_BIG, ExclusiveLock))
+	if (worker_mode(mode) && !ConditionalLockPage(index, LOCK_BIG, ExclusiveLock))
 		return false;
-	if (mode != MIH_MERGE_BIG)
+	if (!worker_mode(mode))
 		mih_lock_runs(index);
 	clear_merging(index);
 	return true;
@@ -929,7 +1000,7 @@ unlock_for_mode(Relation index, MihMergeMode mode)
 {
 	if (mode == MIH_MERGE_INSERTER)
 		UnlockPage(index, LOCK_RUNS, ExclusiveLock);
-	else if (mode == MIH_MERGE_BIG)
+	else if (worker_mode(mode))
 		UnlockPage(index, LOCK_BIG, ExclusiveLock);
 	else
 		mih_unlock_runs(index);
@@ -964,6 +1035,8 @@ mih_merge(Relation index, MihMergeMode mode)
 		mih_read_meta(index, &meta);
 		if (mode == MIH_MERGE_BIG)
 			rows = choose_worker(index, &meta, chosen, limit);
+		else if (mode == MIH_MERGE_SETTLE)
+			rows = choose_settle(index, &meta, chosen, limit);
 		else
 			rows = choose_runs(index, &meta, mode, small_tiers(mode, &meta), limit, chosen, &reshape);
 		if (rows > 0)
@@ -975,7 +1048,7 @@ mih_merge(Relation index, MihMergeMode mode)
 			written += base >= 0 ? merge_into_base(index, &meta, base, mode) :
 				merge_chosen(index, &meta, chosen, reshape, rows, false, NULL);
 		}
-		if (rows == 0 || mode == MIH_MERGE_ALL || reshape)
+		if (rows == 0 || mode == MIH_MERGE_ALL || mode == MIH_MERGE_SETTLE || reshape)
 			break;
 	}
 	unlock_for_mode(index, mode);
@@ -1004,4 +1077,53 @@ mih_merge_reported(Relation index, MihMergeMode mode)
 	written = mih_merge(index, mode);
 	pgstat_progress_end_command();
 	return written;
+}
+
+/* Whether the index is ever settled: not with base_share = 0 (see settle_runs). */
+bool
+mih_settles(Relation index)
+{
+	return base_share(index) > 0;
+}
+
+/*
+ * Whether an index at rest has anything to settle: pending rows to write as a run, or runs
+ * settle_runs would merge.
+ */
+bool
+mih_settle_due(Relation index)
+{
+	MihMeta		meta;
+	bool		chosen[MIH_MAX_RUNS];
+	/* The pin keeps the tail page from being recycled while it is counted. */
+	Buffer		meta_buf = mih_pin_meta(index, &meta);
+	uint64		pending = meta.npending + meta.nsealed + mih_tail_rows(index, meta.pending_tail);
+
+	ReleaseBuffer(meta_buf);
+	return mih_settles(index) &&
+		(pending > 0 || settle_runs(index, &meta, chosen, mih_pending_limit_rows(index)) > 0);
+}
+
+/*
+ * The worker's settle of an index whose writers paused (mih_am_worker.c): the pending rows become
+ * a run, then the runs settle_runs chooses merge. Returns the rows written.
+ */
+uint64
+mih_settle(Relation index)
+{
+	uint64		written = mih_flush(index, true, 1);
+
+	return written + mih_merge_reported(index, MIH_MERGE_SETTLE);
+}
+
+/* The rows ever appended to the pending chain: every insert of a row changes it (not of a NULL). */
+uint64
+mih_rows_appended(Relation index)
+{
+	MihMeta		meta;
+	Buffer		meta_buf = mih_pin_meta(index, &meta);
+	uint64		n = meta.inserted + mih_tail_rows(index, meta.pending_tail);
+
+	ReleaseBuffer(meta_buf);
+	return n;
 }
