@@ -1,10 +1,10 @@
 # Once the writers of a simhash_mih index pause for simhash.settle_delay, the merge worker that an
-# inserter's flush started settles the index: the pending rows become a run and the runs merge into
-# one (no base run yet), into one beside the base run (they cost a scan little), or into the base
-# (they hold an eighth of a table's block values and a 64th of the base's rows). While a writer
-# writes, the worker waits, idle in pg_stat_activity; terminated there, it lets go of its lock,
-# and the next flush starts another. With simhash.settle_delay = -1 nothing settles. The index
-# answers like a sequential scan throughout.
+# insert started (one that flushed or started a pending chain) settles the index: the pending rows
+# become a run and the runs beside the biggest merge into one (they cost a scan little), or into
+# the biggest, the base (they hold an eighth of a table's block values and a 64th of its rows).
+# While a writer writes, the worker waits, idle in pg_stat_activity; terminated there, it lets go
+# of its lock, and the next insert that flushes starts another. With simhash.settle_delay = -1
+# nothing settles. The index answers like a sequential scan throughout.
 # With pending_limit = 64, a flush writes 4,657 rows; a run of 1.19M rows or more is a base.
 use strict;
 use warnings;
@@ -68,12 +68,16 @@ sub answers_like_a_sequential_scan
     return;
 }
 
-# No base run yet: every run and the pending rows merge into one.
+# The runs beside the biggest and the pending rows merge into one.
 fill(30_000);
-like($node->safe_psql('postgres', $state), qr/^([2-9]|\d\d) runs, [1-9]\d* pending$/, 'inserts leave runs and pending rows');
-is(wait_for($state, '1 runs, 0 pending'), '1 runs, 0 pending', 'once the writer paused, the worker merged them into one run');
+like($node->safe_psql('postgres', $state), qr/^[3-9] runs, [1-9]\d* pending$/, 'inserts leave runs and pending rows');
+is(wait_for($state, '2 runs, 0 pending'), '2 runs, 0 pending', 'once the writer paused, the worker merged them into one run beside the biggest');
 is(wait_for($worker, '0'), '0', 'and exited');
 answers_like_a_sequential_scan('settled');
+
+# A few rows, no flush: the insert that started the pending chain started a worker.
+$node->safe_psql('postgres', q{INSERT INTO t (sh) SELECT ('x' || substr(md5(random()::text), 1, 16))::bit(64)::simhash FROM generate_series(1, 100)});
+is(wait_for($state, '2 runs, 0 pending'), '2 runs, 0 pending', 'a hundred rows inserted at rest were settled too');
 
 # A writer that keeps writing (a row every 0.2 s until told to stop): the worker waits, idle, and
 # settles once it stops.
@@ -97,7 +101,7 @@ for (1 .. 12)
 {
     usleep(500_000);
     $polls++;
-    $unsettled++ if $node->safe_psql('postgres', q{SELECT runs FROM simhash_mih_state('t_mih')}) >= 2;
+    $unsettled++ if $node->safe_psql('postgres', q{SELECT runs FROM simhash_mih_state('t_mih')}) >= 3;
     $idle++ if $node->safe_psql('postgres',
         q{SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'simhash_mih merge' AND state = 'idle'}) eq '1';
 }
@@ -106,7 +110,7 @@ cmp_ok($idle, '>=', $polls - 2, 'the worker waits, idle in pg_stat_activity');
 is($node->safe_psql('postgres', $worker_lock), '1', 'it holds its lock');
 $node->safe_psql('postgres', 'INSERT INTO writer_stop DEFAULT VALUES');
 $writer->quit;
-is(wait_for($state, '1 runs, 0 pending'), '1 runs, 0 pending', 'the writer stopped: the worker settled the index');
+is(wait_for($state, '2 runs, 0 pending'), '2 runs, 0 pending', 'the writer stopped: the worker settled the index');
 answers_like_a_sequential_scan('settled after a writer');
 
 # A worker terminated while it waits lets go of its lock; the next flush starts another.
@@ -115,7 +119,7 @@ is(wait_for($worker_lock, '1'), '1', 'the flushes started a worker');
 $node->safe_psql('postgres', q{SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'simhash_mih merge'});
 is(wait_for($worker_lock, '0'), '0', 'a terminated worker lets go of its lock');
 fill(5_000);
-is(wait_for($state, '1 runs, 0 pending'), '1 runs, 0 pending', 'the next flush started a worker that settled the index');
+is(wait_for($state, '2 runs, 0 pending'), '2 runs, 0 pending', 'the next flush started a worker that settled the index');
 
 # simhash.settle_delay = -1: nothing settles, and no worker waits.
 $node->append_conf('postgresql.conf', "simhash.settle_delay = -1\n");

@@ -36,7 +36,7 @@
  * inserters' small merges leave marked runs and merge the ones flushed meanwhile).
  * VACUUM does every merge due, and simhash_mih_merge merges every run into one. Once the writers
  * pause, the worker settles the index (SETTLE_FILL): a crawl database rests between crawls, and
- * its queries then find the base and at most one run beside it, no pending rows. The rows written
+ * its queries then find the biggest run and at most one beside it, no pending rows. The rows written
  * by flushes and merges over the rows inserted are the write amplification (simhash_mih_state).
  *
  * Locks. Heavyweight locks on tags of the index (page locks, as ginInsertCleanup's on GIN's meta
@@ -100,11 +100,11 @@
 
 /*
  * Once the writers paused, the worker settles the index (mih_settle): it merges the runs beside the
- * base into the base when their filters let through SETTLE_FILL-th of a scan's probes or more
- * (about 1 - exp(-rows / values of a block): a run of an eighth of the shortest block's values
- * lets through 12% of them, a run of half of them 39%, and one of more has no filter) and they
- * hold a SETTLE_SHARE-th of the base's rows, so that a crawler's short pauses do not rewrite a big
- * base for a few flushes' rows; else the runs beside the base into one.
+ * biggest (the base, once there is one) into it when their filters let through a SETTLE_FILL-th of
+ * a scan's probes or more (about 1 - exp(-rows / values of a block): a run of an eighth of the
+ * shortest block's values lets through 12% of them, a run of half of them 39%, and one of more
+ * has no filter) and they hold a SETTLE_SHARE-th of its rows, so that a crawler's short pauses do
+ * not rewrite a big base for a few flushes' rows; else the runs beside it into one.
  */
 #define SETTLE_FILL		8
 #define SETTLE_SHARE	64
@@ -724,15 +724,16 @@ choose_worker(Relation index, MihMeta *meta, bool *chosen, uint64 limit)
 }
 
 /*
- * The runs the worker's settle merges (see SETTLE_FILL): every run into the base run, or the runs
- * beside it (every run if the index has no base yet) into one if there are two or more; none with
- * base_share = 0, which keeps the runs from merging towards a base. Marks them in chosen[];
- * returns their rows, 0 if the index is settled.
+ * The runs the worker's settle merges (see SETTLE_FILL): every run into the biggest (the base run,
+ * once there is one), or the runs beside it into one if there are two or more, so that a few rows
+ * inserted into an index of a million rows do not rewrite it; none with base_share = 0, which
+ * keeps the runs from merging towards a base. Marks them in chosen[]; returns their rows, 0 if the
+ * index is settled.
  */
 static uint64
-settle_runs(Relation index, const MihMeta *meta, bool *chosen, uint64 limit)
+settle_runs(Relation index, const MihMeta *meta, bool *chosen)
 {
-	int			base = base_run(index, meta, limit);
+	int			base = -1;
 	int			len = sh_mih_block_len(meta->ntables, meta->ntables - 1);
 	uint64		others = 0;
 	int			n = 0;
@@ -740,6 +741,9 @@ settle_runs(Relation index, const MihMeta *meta, bool *chosen, uint64 limit)
 	memset(chosen, 0, MIH_MAX_RUNS * sizeof(bool));
 	if (base_share(index) == 0)
 		return 0;
+	for (uint32 r = 0; r < meta->nruns; r++)
+		if (base < 0 || meta->runs[r].nrows > meta->runs[base].nrows)
+			base = (int) r;
 	for (uint32 r = 0; r < meta->nruns; r++)
 		if ((int) r != base && !meta->runs[r].merging)
 		{
@@ -761,13 +765,13 @@ settle_runs(Relation index, const MihMeta *meta, bool *chosen, uint64 limit)
 
 /* The settle's runs, chosen and marked under LOCK_RUNS as the worker's other merges are. */
 static uint64
-choose_settle(Relation index, MihMeta *meta, bool *chosen, uint64 limit)
+choose_settle(Relation index, MihMeta *meta, bool *chosen)
 {
 	uint64		rows;
 
 	LockPage(index, LOCK_RUNS, ExclusiveLock);
 	mih_read_meta(index, meta);
-	rows = settle_runs(index, meta, chosen, limit);
+	rows = settle_runs(index, meta, chosen);
 	if (rows > 0)
 		set_merging(index, true, meta, chosen);
 	UnlockPage(index, LOCK_RUNS, ExclusiveLock);
@@ -1036,7 +1040,7 @@ mih_merge(Relation index, MihMergeMode mode)
 		if (mode == MIH_MERGE_BIG)
 			rows = choose_worker(index, &meta, chosen, limit);
 		else if (mode == MIH_MERGE_SETTLE)
-			rows = choose_settle(index, &meta, chosen, limit);
+			rows = choose_settle(index, &meta, chosen);
 		else
 			rows = choose_runs(index, &meta, mode, small_tiers(mode, &meta), limit, chosen, &reshape);
 		if (rows > 0)
@@ -1101,7 +1105,7 @@ mih_settle_due(Relation index)
 
 	ReleaseBuffer(meta_buf);
 	return mih_settles(index) &&
-		(pending > 0 || settle_runs(index, &meta, chosen, mih_pending_limit_rows(index)) > 0);
+		(pending > 0 || settle_runs(index, &meta, chosen) > 0);
 }
 
 /*

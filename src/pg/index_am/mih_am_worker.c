@@ -7,15 +7,16 @@
  * theirs: no shared_preload_libraries needed. The worker merges while any such merge is due;
  * flushes, inserts, scans and small merges go on meanwhile. Then it stays while the writers write,
  * looking every second, and once no row was inserted for simhash.settle_delay it settles the index
- * (mih_settle: the pending rows and the runs beside the base merged) and exits: a crawl database
- * rests between crawls, and nothing else would merge what the last flushes left (an insert that
- * does not flush starts no merge, and autovacuum comes late). So every flush starts a worker if
- * none is there, and an index being written holds one worker slot. One worker an index: it holds a
- * session lock while it works, and a worker that finds the lock taken exits at once. When no
- * worker slot is free (max_worker_processes), VACUUM does the merges due; a temporary index's
- * inserter does them itself. pg_stat_progress_vacuum shows the worker's merges as the cleanup of
- * the table's indexes, and simhash_mih_merge_progress their phases and rows; pg_stat_activity
- * shows the worker idle while it waits.
+ * (mih_settle: the pending rows and the runs beside the biggest merged) and exits: a crawl
+ * database rests between crawls, and nothing else would merge what the last inserts left (an
+ * insert that does not flush starts no merge, and autovacuum comes late). So an insert that
+ * flushes or starts a pending chain starts a worker if none is there, and an index being written
+ * holds one worker slot. One worker an index: it holds a session lock while it works, and a
+ * worker that finds the lock taken exits at once. When no worker slot is free
+ * (max_worker_processes), VACUUM does the merges due; a temporary index's inserter does them
+ * itself. pg_stat_progress_vacuum shows the worker's merges as the cleanup of the table's indexes,
+ * and simhash_mih_merge_progress their phases and rows; pg_stat_activity shows the worker idle
+ * while it waits.
  */
 #include "mih_am.h"
 #include "settings.h"
@@ -72,11 +73,15 @@ worker_running(Relation index)
 	return false;
 }
 
+/*
+ * Starts the index's worker unless one is there (it looks at the index every second), if a merge
+ * is due or the index is to be settled once its writers pause: called by an insert that flushed
+ * or started a pending chain.
+ */
 void
 mih_merge_in_background(Relation index)
 {
 	BackgroundWorker worker;
-	bool		due = mih_big_merge_due(index, false);
 
 	/*
 	 * A temporary index's pages live in this backend's own buffers, which no other process can
@@ -84,12 +89,14 @@ mih_merge_in_background(Relation index)
 	 */
 	if (RelationUsesLocalBuffers(index))
 	{
-		if (due)
+		if (mih_big_merge_due(index, false))
 			mih_merge(index, MIH_MERGE_BIG);
 		return;
 	}
-	/* A worker there looks at the index every second: it does both. */
-	if ((!due && !settling(index)) || worker_running(index))
+	/* A worker would not see an index this transaction created: the first insert after it does. */
+	if (index->rd_createSubid != InvalidSubTransactionId)
+		return;
+	if ((!settling(index) && !mih_big_merge_due(index, false)) || worker_running(index))
 		return;
 	memset(&worker, 0, sizeof(worker));
 	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
@@ -242,11 +249,14 @@ simhash_mih_merge_worker(Datum arg)
 	BackgroundWorkerUnblockSignals();
 	BackgroundWorkerInitializeConnectionByOid(dboid, InvalidOid, 0);
 	worker_tag(&tag, dboid, indexoid);
-	while (LockAcquire(&tag, ExclusiveLock, true, true) != LOCKACQUIRE_NOT_AVAIL)
+	if (LockAcquire(&tag, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL)
+		proc_exit(0);
+	for (;;)
 	{
 		serve(indexoid);
+		/* Let go first, then look: an insert meanwhile either saw the lock free or is seen here. */
 		LockRelease(&tag, ExclusiveLock, true);
-		if (!work_left(indexoid))
+		if (!work_left(indexoid) || LockAcquire(&tag, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL)
 			break;
 		/* Not at once: a merge that stays due but cannot start (a VACUUM merging) is no spin. */
 		pgstat_report_activity(STATE_IDLE, NULL);
