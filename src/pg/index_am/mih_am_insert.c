@@ -68,11 +68,10 @@ append_to_tail(Relation index, uint16 kind, uint64 hash, ItemPointer tid)
 
 /*
  * Appends the row under the meta page's exclusive lock, to a new tail page if the tail is full
- * (the full page's rows then count as pending and inserted). Returns the pending rows counted;
- * *started says whether the row started a new pending chain.
+ * (the full page's rows then count as pending and inserted). Returns the pending rows counted.
  */
 static uint64
-append_to_new_tail(Relation index, uint16 kind, uint64 hash, ItemPointer tid, bool *started)
+append_to_new_tail(Relation index, uint16 kind, uint64 hash, ItemPointer tid)
 {
 	Buffer		meta_buf = ReadBuffer(index, MIH_META_BLKNO);
 	Buffer		tail_buf = InvalidBuffer;
@@ -110,10 +109,7 @@ append_to_new_tail(Relation index, uint16 kind, uint64 hash, ItemPointer tid, bo
 			}
 		}
 		else
-		{
 			*head = BufferGetBlockNumber(new_buf);
-			*started = kind == MIH_PAGE_PENDING;
-		}
 		*tail = BufferGetBlockNumber(new_buf);
 	}
 
@@ -158,11 +154,10 @@ mih_insert(Relation index, Datum *values, bool *isnull, ItemPointer tid, Relatio
 	uint64		hash = isnull[0] ? 0 : DatumGetSimhash(values[0]);
 	uint64		npending;
 	uint64		limit;
-	bool		started = false;
 
 	if (append_to_tail(index, kind, hash, tid))
 		return false;
-	npending = append_to_new_tail(index, kind, hash, tid, &started);
+	npending = append_to_new_tail(index, kind, hash, tid);
 
 	/*
 	 * Past the limit, this insert flushes, unless another backend is flushing: then the chain may
@@ -174,11 +169,6 @@ mih_insert(Relation index, Datum *values, bool *isnull, ItemPointer tid, Relatio
 		/* Merging also when the flush wrote nothing: it may have found every run slot taken. */
 		mih_flush(index, npending >= 2 * limit, limit);
 		mih_merge(index, MIH_MERGE_INSERTER);
-		mih_merge_in_background(index);
-	}
-	else if (started)
-	{
-		/* The rows this chain gathers are to be settled even if it never fills: see the worker. */
 		mih_merge_in_background(index);
 	}
 	return false;
