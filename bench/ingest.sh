@@ -254,7 +254,7 @@ at=$(( $(date +%s) - start ))
 sample_at "$at"
 line "$at"
 kill "$poller"; poller=
-state=$(sql -F' ' -c "SELECT inserted, written FROM index_state()")
+read -r inserted written <<<"$(sql -F' ' -c "SELECT inserted, written FROM index_state()")"
 size1=$(sql -c "SELECT pg_relation_size('crawl_mih')")
 last=$at
 stopped=$(date +%s)
@@ -275,8 +275,7 @@ while [ "$(sql -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 's
       [ $(( $(date +%s) - stopped )) -lt 1200 ]; do
     sleep 1
 done
-read -r _ written_at_stop <<<"$state"
-rest="$(( $(date +%s) - stopped )) s after the writers stopped: runs $(sql -c "SELECT run_sizes()"), $(sql -c "SELECT pending FROM index_state()") pending rows, $(sql -c "SELECT written - ${written_at_stop:-0} FROM index_state()") rows written since"
+rest="$(( $(date +%s) - stopped )) s after the writers stopped: runs $(sql -c "SELECT run_sizes()"), $(sql -c "SELECT pending FROM index_state()") pending rows, $(sql -c "SELECT written - ${written:-0} FROM index_state()") rows written since"
 sql -c "SELECT pg_prewarm('crawl_mih')" >/dev/null
 warm_sample_at -1 crawl_copy
 size2=$(sql -c "SELECT pg_relation_size('crawl_copy_mih')")
@@ -292,7 +291,6 @@ echo
 echo "N = $N, $W writers ${RATE:+at $RATE inserts/s }for $T s, $NQ queries a set; $(machine)"
 echo "build of the N rows: $(printf '%.1f' "$build_s") s, $((size0 / 1048576)) MB"
 echo "inserts/s: $base_tps without the index, $idx_tps with it ($(echo "scale=2; $idx_tps / $base_tps" | bc)x); p99 insert latency ms: $(p99_of noindex) without, $(p99_of indexed) with${RATE:+ (from the schedule); of the transaction alone: $(p99_of noindex own) without, $(p99_of indexed own) with}"
-read -r inserted written <<<"$state"
 [ -n "$inserted" ] && [ "$inserted" != 0 ] &&
     echo "write amplification (rows written into runs / rows inserted): $written / $inserted = $(echo "scale=2; $written / $inserted" | bc)"
 echo "index size at the end: $((size1 / 1048576)) MB; a fresh index of the same rows: $((size2 / 1048576)) MB ($(echo "scale=2; $size1 / $size2" | bc)x)"

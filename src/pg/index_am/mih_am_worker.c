@@ -7,18 +7,18 @@
  * theirs: no shared_preload_libraries needed. The worker merges while any such merge is due;
  * flushes, inserts, scans and small merges go on meanwhile. Then it stays while the writers write,
  * looking every second, and once no row was inserted for simhash.settle_delay it settles the index
- * (mih_settle: the pending rows and the runs beside the biggest merged) and exits: a crawl
- * database rests between crawls, and nothing else would merge what the last flushes left (an
- * insert that does not flush starts no merge, and autovacuum comes late). So every flush starts a
- * worker if none is there, and an index being written holds one worker slot. (Rows inserted after
- * a settle that never fill the pending chain wait for the next flush: at most the limit's rows,
- * each read by every scan; a worker for every such insert would hold a connection to the database
- * for a settle_delay after a single row, which a DROP DATABASE then waits for.) One worker an index: it holds a session lock while it works, and a
- * worker that finds the lock taken exits at once. When no worker slot is free
- * (max_worker_processes), VACUUM does the merges due; a temporary index's inserter does them
- * itself. pg_stat_progress_vacuum shows the worker's merges as the cleanup of the table's indexes,
- * and simhash_mih_merge_progress their phases and rows; pg_stat_activity shows the worker idle
- * while it waits.
+ * (mih_settle: the pending rows and the runs beside the biggest merged) and exits: a crawl database
+ * rests between crawls, and nothing else would merge what the last flushes left (an insert that
+ * does not flush starts no merge, and autovacuum comes late). So every flush starts a worker if
+ * none is there, and an index being written holds one worker slot. (Rows inserted after a settle
+ * that never fill the pending chain wait for the next flush: at most the limit's rows, each read by
+ * every scan; a worker for every such insert would hold a connection to the database for a
+ * settle_delay after a single row, which a DROP DATABASE then waits for.) One worker an index: it
+ * holds a session lock while it works, and a worker that finds the lock taken exits at once. When
+ * no worker slot is free (max_worker_processes), VACUUM does the merges due; a temporary index's
+ * inserter does them itself. pg_stat_progress_vacuum shows the worker's merges as the cleanup of
+ * the table's indexes, and simhash_mih_merge_progress their phases and rows; pg_stat_activity shows
+ * the worker idle while it waits.
  */
 #include "mih_am.h"
 #include "settings.h"
