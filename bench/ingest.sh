@@ -56,21 +56,40 @@ start_server
 sql -c "CREATE EXTENSION simhash" -c "CREATE EXTENSION pg_prewarm" \
     -c "CREATE TABLE crawl (id bigserial PRIMARY KEY, sh simhash)" \
     -c "CREATE TABLE samples (at_s int, query_set text, p50_ms float8, p99_ms float8)" \
-    -c "CREATE TABLE page_reads (at_s int, tab text, reads bigint)" \
+    -c "CREATE TABLE page_reads (at_s int, tab text, reads bigint, heap_reads bigint)" \
     -c "CREATE TABLE activity (at timestamptz, merges text, vacuums text, checkpoints bigint)" \
-    -c "CREATE TABLE sample_times (at_s int, query_set text, started timestamptz, ended timestamptz)"
+    -c "CREATE TABLE sample_times (at_s int, query_set text, started timestamptz, ended timestamptz)" \
+    -c "CREATE TABLE query_sets (ord int, name text, query text, k int)" \
+    -c "INSERT INTO query_sets VALUES (1, 'radius_3', 'SELECT id FROM %I WHERE hamming(sh, \$1) <= 3', 3),
+            (2, 'radius_5', 'SELECT id FROM %I WHERE hamming(sh, \$1) <= 5', 5), (3, 'radius_8', 'SELECT id FROM %I WHERE hamming(sh, \$1) <= 8', 8),
+            (4, 'knn_10', 'SELECT id FROM %I ORDER BY sh <-> \$1 LIMIT 10', 10)"
 # a slice of NQ queries for every sample (see time_pair)
 load_workload "$N" "$SEED" "$((NQ * (T / S + 8)))"
 sql -c "SELECT setval('crawl_id_seq', $N)" -c "VACUUM ANALYZE crawl" -c "CHECKPOINT" >/dev/null
 
 sql -f "$here/pair_timing.sql"
 sql <<'EOF'
--- The pages of the growing index and of the reference's that this transaction found outside shared
--- buffers so far (fetches less hits): the part of a slowdown that is pages evicted, not shape.
-CREATE FUNCTION index_reads(p_ref text) RETURNS TABLE (tab text, reads bigint) LANGUAGE sql AS $$
-    SELECT t, pg_stat_get_xact_blocks_fetched((t || '_mih')::regclass) - pg_stat_get_xact_blocks_hit((t || '_mih')::regclass)
+-- The pages of the growing index and of the reference's (and of their tables: heap_reads) that
+-- this transaction found outside shared buffers so far (fetches less hits): the part of a slowdown
+-- that is pages evicted, not shape.
+CREATE FUNCTION index_reads(p_ref text) RETURNS TABLE (tab text, reads bigint, heap_reads bigint) LANGUAGE sql AS $$
+    SELECT t, pg_stat_get_xact_blocks_fetched((t || '_mih')::regclass) - pg_stat_get_xact_blocks_hit((t || '_mih')::regclass),
+           pg_stat_get_xact_blocks_fetched(t::regclass) - pg_stat_get_xact_blocks_hit(t::regclass)
     FROM unnest(ARRAY['crawl', p_ref]) t
 $$;
+-- The scans of query set p_set's plan for query p_qid on table p_tab ("Bitmap Heap Scan, Bitmap
+-- Index Scan"): a ratio of two tables' timings compares their indexes only if the plans match.
+CREATE FUNCTION scans_of(p_set text, p_tab text, p_qid int) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE s record; line text; scans text[] := '{}';
+BEGIN
+    SELECT * INTO s FROM query_sets WHERE name = p_set;
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || format(s.query, p_tab) USING (SELECT h FROM queries WHERE qid = p_qid), s.k LOOP
+        IF line ~ 'Scan' THEN
+            scans := scans || substring(line FROM '(\w[\w ]*Scan)');
+        END IF;
+    END LOOP;
+    RETURN array_to_string(scans, ', ');
+END $$;
 -- What else runs, read every quarter second by a poller (see below): the growing index's merges
 -- (their phase and rows), the VACUUMs (autovacuum's too: a table's name and phase), and the
 -- checkpoints done so far.
@@ -100,20 +119,17 @@ CREATE FUNCTION activity_at(p_at int) RETURNS text LANGUAGE sql AS $$
 $$;
 -- Every query set of a sample, on slice p_slice of the queries, against p_ref.
 CREATE FUNCTION sample(p_at int, p_ref text, p_slice int) RETURNS void LANGUAGE plpgsql AS $$
-DECLARE t record;
-        sets text[] := ARRAY['radius_3', 'radius_5', 'radius_8', 'knn_10'];
-        sqls text[] := ARRAY['SELECT id FROM %I WHERE hamming(sh, $1) <= 3', 'SELECT id FROM %I WHERE hamming(sh, $1) <= 5',
-                             'SELECT id FROM %I WHERE hamming(sh, $1) <= 8', 'SELECT id FROM %I ORDER BY sh <-> $1 LIMIT 10'];
-        ks int[] := ARRAY[3, 5, 8, 10];
+DECLARE s record; t record;
 BEGIN
     CREATE TEMP TABLE reads_before ON COMMIT DROP AS SELECT * FROM index_reads(p_ref);
-    FOR s IN 1..array_length(sets, 1) LOOP
-        INSERT INTO sample_times VALUES (p_at, sets[s], clock_timestamp());
-        t := time_pair(sqls[s], ks[s], p_ref, p_slice);
-        UPDATE sample_times SET ended = clock_timestamp() WHERE at_s = p_at AND query_set = sets[s];
-        INSERT INTO samples VALUES (p_at, sets[s], t.p50_ms, t.p99_ms), (p_at, 'ref_' || sets[s], t.ref_p50_ms, t.ref_p99_ms);
+    FOR s IN SELECT * FROM query_sets ORDER BY ord LOOP
+        INSERT INTO sample_times VALUES (p_at, s.name, clock_timestamp());
+        t := time_pair(s.query, s.k, p_ref, p_slice);
+        UPDATE sample_times SET ended = clock_timestamp() WHERE at_s = p_at AND query_set = s.name;
+        INSERT INTO samples VALUES (p_at, s.name, t.p50_ms, t.p99_ms), (p_at, 'ref_' || s.name, t.ref_p50_ms, t.ref_p99_ms);
     END LOOP;
-    INSERT INTO page_reads SELECT p_at, CASE WHEN tab = 'crawl' THEN tab ELSE 'ref' END, now.reads - before.reads
+    INSERT INTO page_reads SELECT p_at, CASE WHEN tab = 'crawl' THEN tab ELSE 'ref' END, now.reads - before.reads,
+                                  now.heap_reads - before.heap_reads
     FROM index_reads(p_ref) now JOIN reads_before before USING (tab);
 END $$;
 CREATE FUNCTION p50(p_at int, p_set text) RETURNS numeric LANGUAGE sql AS $$
@@ -262,9 +278,10 @@ stopped=$(date +%s)
 # The grown index against a fresh index of the same rows (a copy of the table), both prewarmed and
 # timed in turns, writers stopped: what is left of the slowdown is the grown index's shape (runs,
 # pending rows), neither the writers' load nor pages evicted meanwhile.
-# The reference goes first, and only the two indexes are prewarmed: the grown index's file is about
-# twice its live pages, and 2 GB of shared buffers (SIMHASH_PG_OPTS) would not hold both tables and
-# the reference besides.
+# The reference goes first; the tables are prewarmed too when both tables and both indexes fill at
+# most 90% of shared buffers (SIMHASH_PG_OPTS), or else only the indexes: the result rows' table
+# pages are then read from outside shared buffers, and more of the grown table's, written long
+# before, than of the copy's, just written (see the table pages read, at the end).
 log "a fresh index of the same rows, in a copy of the table"
 sql -c "DROP TABLE crawl_ref" -c "CREATE TABLE crawl_copy AS SELECT * FROM crawl" \
     -c "CREATE INDEX crawl_copy_mih ON crawl_copy USING simhash_mih (sh) $INDEX_WITH" -c "VACUUM ANALYZE crawl_copy" \
@@ -276,14 +293,22 @@ while [ "$(sql -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 's
     sleep 1
 done
 rest="$(( $(date +%s) - stopped )) s after the writers stopped: runs $(sql -c "SELECT run_sizes()"), $(sql -c "SELECT pending FROM index_state()") pending rows, $(sql -c "SELECT written - ${written:-0} FROM index_state()") rows written since"
-sql -c "SELECT pg_prewarm('crawl_mih')" >/dev/null
+tables_fit=$(sql -c "SELECT sum(pg_relation_size(r)) < 0.9 * pg_size_bytes(current_setting('shared_buffers'))
+                     FROM unnest('{crawl,crawl_mih,crawl_copy,crawl_copy_mih}'::regclass[]) r")
+prewarm_at_rest() {
+    sql -c "SELECT pg_prewarm('crawl_mih')" >/dev/null
+    [ "$tables_fit" = t ] && sql -c "SELECT pg_prewarm('crawl'), pg_prewarm('crawl_copy')" >/dev/null
+    return 0
+}
+prewarm_at_rest
 warm_sample_at -1 crawl_copy
 size2=$(sql -c "SELECT pg_relation_size('crawl_copy_mih')")
 # The grown index once every run and the pending rows are merged into one run: what is left then
 # against the fresh index is the merged run itself; the rest of the grown index's ratio above is
 # what its runs and pending rows cost.
 if [ "$(sql -c "SELECT to_regproc('simhash_mih_merge') IS NOT NULL")" = t ]; then
-    sql -c "SELECT simhash_mih_merge('crawl_mih')" -c "SELECT pg_prewarm('crawl_mih')" >/dev/null
+    sql -c "SELECT simhash_mih_merge('crawl_mih')" >/dev/null
+    prewarm_at_rest
     warm_sample_at -2 crawl_copy
 fi
 
@@ -294,7 +319,7 @@ echo "inserts/s: $base_tps without the index, $idx_tps with it ($(echo "scale=2;
 [ -n "$inserted" ] && [ "$inserted" != 0 ] &&
     echo "write amplification (rows written into runs / rows inserted): $written / $inserted = $(echo "scale=2; $written / $inserted" | bc)"
 echo "index size at the end: $((size1 / 1048576)) MB; a fresh index of the same rows: $((size2 / 1048576)) MB ($(echo "scale=2; $size1 / $size2" | bc)x)"
-echo "the grown index at rest, timed $rest"
+echo "the grown index at rest, timed $rest; prewarmed: $([ "$tables_fit" = t ] && echo "both tables and both indexes" || echo "both indexes (the tables did not fit in shared buffers)")"
 echo
 echo "Each sample's p50 on the growing index / on the fresh reference, timed in turns (the writers' load divides out):"
 echo
@@ -327,6 +352,10 @@ sql -c "WITH r AS (SELECT g.query_set, g.p50_ms / nullif(f.p50_ms, 0) AS x,
                count(*) FILTER (WHERE beside = 'vacuum'), coalesce(round((percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FILTER (WHERE beside = 'vacuum'))::numeric, 2) || 'x', '-'),
                count(*) FILTER (WHERE beside = 'none'), coalesce(round((percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FILTER (WHERE beside = 'none'))::numeric, 2) || 'x', '-'))
         FROM r GROUP BY query_set ORDER BY query_set"
-sql -c "SELECT format('index pages read from outside shared buffers by the query sets: growing index %s at the last sample (%s s), %s prewarmed; fresh copy %s',
+sql -c "SELECT format('index pages read from outside shared buffers by the query sets: growing index %s at the last sample (%s s), %s at rest; fresh copy %s',
                sum(reads) FILTER (WHERE at_s = $last AND tab = 'crawl'), $last, sum(reads) FILTER (WHERE at_s = -1 AND tab = 'crawl'),
                sum(reads) FILTER (WHERE at_s = -1 AND tab = 'ref')) FROM page_reads"
+sql -c "SELECT format('table pages read from outside shared buffers by the query sets at rest: grown table %s, its copy %s',
+               sum(heap_reads) FILTER (WHERE at_s = -1 AND tab = 'crawl'), sum(heap_reads) FILTER (WHERE at_s = -1 AND tab = 'ref')) FROM page_reads"
+echo "plans at rest, the first query of each set: grown table / its copy"
+sql -c "SELECT format('- %s: %s / %s', name, scans_of(name, 'crawl', 1), scans_of(name, 'crawl_copy', 1)) FROM query_sets ORDER BY ord"
