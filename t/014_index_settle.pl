@@ -2,7 +2,8 @@
 # flush started settles the index: the pending rows become a run and the runs beside the biggest
 # merge into one (they cost a scan little), or into the biggest, the base (they hold an eighth of
 # a table's block values and a 64th of its rows). While a writer writes, the worker waits, idle in
-# pg_stat_activity; terminated there, it lets go of its lock, and the next flush starts another.
+# pg_stat_activity, and merges the runs beside the base into it once they hold that much, with
+# time to spare; terminated there, it lets go of its lock, and the next flush starts another.
 # With simhash.settle_delay = -1 nothing settles. The index answers like a sequential scan
 # throughout.
 # With pending_limit = 64, a flush writes 4,657 rows; a run of 1.19M rows or more is a base.
@@ -58,6 +59,20 @@ sub wait_for
         usleep(100_000);
     }
     return $got;
+}
+
+# Waits (at most 3 minutes) until $sql returns something that matches $want; returns the match's
+# groups, or nothing.
+sub wait_for_match
+{
+    my ($sql, $want) = @_;
+    for (1 .. 1800)
+    {
+        my @groups = $node->safe_psql('postgres', $sql) =~ $want;
+        return @groups if @groups;
+        usleep(100_000);
+    }
+    return;
 }
 
 sub answers_like_a_sequential_scan
@@ -131,23 +146,61 @@ wait_for(q{SELECT current_setting('simhash.settle_delay') IN ('2', '2s')}, 't');
 
 # A base run (blocks = 4: tables of 16-bit blocks, an eighth of whose values is 8,192 rows;
 # base_share = 1, so no merge into the base is due before the settle). A few flushes' rows stay
-# beside the base, merged into one run; 25,000 rows (2% of the base's) go into it.
+# beside the base, merged into one run; 25,000 rows (2% of the base's) go into it: once they hold
+# a 64th of its rows, with time to spare while they are inserted, or else once the writer paused.
+# Either way what is left beside the base is less than that.
 $node->safe_psql('postgres', q{
     DROP INDEX t_mih;
     TRUNCATE t;
     INSERT INTO t (sh) SELECT ('x' || substr(md5(g::text), 1, 16))::bit(64)::simhash FROM generate_series(1, 1250000) g;
     CREATE INDEX t_mih ON t USING simhash_mih (sh) WITH (pending_limit = 64, blocks = 4, base_share = 1);
 });
-my $base = q{SELECT max(rows) FROM simhash_mih_runs('t_mih')};
 fill(5_000);
 is(wait_for($state, '2 runs, 0 pending'), '2 runs, 0 pending', 'a few flushes beside a base: merged into one run beside it');
 is($node->safe_psql('postgres', q{SELECT string_agg(rows::text, ' ' ORDER BY rows DESC) FROM simhash_mih_runs('t_mih')}),
    '1250000 5000', 'the base is as it was');
 answers_like_a_sequential_scan('with a run beside the base');
+# The base's rows and those beside it, once the index settled (no pending row, no worker left).
+my $settled = q{SELECT max(rows) || ' + ' || sum(rows) - max(rows) FROM simhash_mih_runs('t_mih')
+    HAVING (SELECT pending_rows + sealed_rows FROM simhash_mih_state('t_mih')) = 0
+       AND (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'simhash_mih merge') = 0};
 fill(20_000);
-is(wait_for($state, '1 runs, 0 pending'), '1 runs, 0 pending', 'an eighth of the block values beside the base: merged into it');
-is($node->safe_psql('postgres', $base), '1275000', 'the base holds every row');
+my ($in_base, $beside) = wait_for_match($settled, qr/^(\d+) \+ (\d+)$/);
+ok(defined $beside, 'settled after 20,000 more rows');
+cmp_ok($in_base, '>=', 1_250_000 + 19_532, 'a 64th of the base\'s rows beside it: merged into it');
+cmp_ok($beside, '<', 19_532, 'what is left beside it is less');
+is($in_base + $beside, 1_275_000, 'the runs hold every row');
 answers_like_a_sequential_scan('settled into the base');
+
+# A writer that keeps writing (1,000 rows every 0.2 s): with time to spare, the worker merges the
+# runs beside the base into it while the writer writes, once they hold what a settle merges
+# (base_share = 1 makes no such merge due otherwise).
+$node->safe_psql('postgres', 'DELETE FROM writer_stop');
+$writer = $node->background_psql('postgres');
+$writer->query_until(qr/writing/, q{
+    \echo writing
+    DO $$
+    BEGIN
+        FOR i IN 1 .. 600 LOOP
+            EXIT WHEN EXISTS (SELECT FROM writer_stop);
+            INSERT INTO t (sh) SELECT ('x' || substr(md5(random()::text), 1, 16))::bit(64)::simhash
+            FROM generate_series(1, 1000);
+            COMMIT;
+            PERFORM pg_sleep(0.2);
+        END LOOP;
+    END $$;
+});
+my $writing = q{SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%writer_stop%' AND state = 'active' AND pid <> pg_backend_pid()};
+is(wait_for(qq{SELECT max(rows) > 1275000 AND ($writing) = 1 FROM simhash_mih_runs('t_mih')}, 't'), 't',
+   'while the writer writes, the worker merged the runs beside the base into it');
+answers_like_a_sequential_scan('merged into the base while writing');
+$node->safe_psql('postgres', 'INSERT INTO writer_stop DEFAULT VALUES');
+$writer->quit;
+($in_base, $beside) = wait_for_match($settled, qr/^(\d+) \+ (\d+)$/);
+ok(defined $beside, 'the writer stopped: settled');
+is($in_base + $beside, $node->safe_psql('postgres', 'SELECT count(*) FROM t'), 'the runs hold every row');
+cmp_ok($beside, '<', $in_base / 64, 'less than a 64th of the base\'s rows beside it');
+answers_like_a_sequential_scan('settled after the writer');
 
 $node->stop;
 done_testing();

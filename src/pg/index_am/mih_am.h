@@ -376,6 +376,7 @@ extern uint64 mih_merge_reported(Relation index, MihMergeMode mode);
 extern bool mih_big_merge_due(Relation index, bool worker);
 extern bool mih_settles(Relation index);
 extern bool mih_settle_due(Relation index);
+extern bool mih_settle_into_base_due(Relation index);
 extern uint64 mih_settle(Relation index);
 extern uint64 mih_rows_appended(Relation index);
 extern void mih_lock_runs(Relation index);

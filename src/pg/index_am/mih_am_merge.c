@@ -104,7 +104,9 @@
  * a scan's probes or more (about 1 - exp(-rows / values of a block): a run of an eighth of the
  * shortest block's values lets through 12% of them, a run of half of them 39%, and one of more
  * has no filter) and they hold a SETTLE_SHARE-th of its rows, so that a crawler's short pauses do
- * not rewrite a big base for a few flushes' rows; else the runs beside it into one.
+ * not rewrite a big base for a few flushes' rows; else the runs beside it into one. The worker
+ * also merges them into the base that way while the writers write, when it has the time
+ * (mih_settle_into_base_due): a crawler's steady rate leaves it idle most of the time.
  */
 #define SETTLE_FILL		8
 #define SETTLE_SHARE	64
@@ -1106,6 +1108,29 @@ mih_settle_due(Relation index)
 	ReleaseBuffer(meta_buf);
 	return mih_settles(index) &&
 		(pending > 0 || settle_runs(index, &meta, chosen) > 0);
+}
+
+/*
+ * Whether the settle would merge the runs beside the biggest into it (not only into one): the
+ * worker also does that merge while the writers write, when it has time to spare
+ * (mih_am_worker.c).
+ */
+bool
+mih_settle_into_base_due(Relation index)
+{
+	MihMeta		meta;
+	bool		chosen[MIH_MAX_RUNS];
+	int			base = -1;
+
+	if (!mih_settles(index))
+		return false;
+	ReleaseBuffer(mih_pin_meta(index, &meta));
+	if (settle_runs(index, &meta, chosen) == 0)
+		return false;
+	for (uint32 r = 0; r < meta.nruns; r++)
+		if (base < 0 || meta.runs[r].nrows > meta.runs[base].nrows)
+			base = (int) r;
+	return chosen[base];
 }
 
 /*

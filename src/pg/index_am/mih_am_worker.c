@@ -6,7 +6,8 @@
  * flushes and finds one due starts a dynamic background worker for it, as parallel queries start
  * theirs: no shared_preload_libraries needed. The worker merges while any such merge is due;
  * flushes, inserts, scans and small merges go on meanwhile. Then it stays while the writers write,
- * looking every second, and once no row was inserted for simhash.settle_delay it settles the index
+ * looking every second (and merging the runs beside the base into it when it has the time: see
+ * SPARE_RATIO), and once no row was inserted for simhash.settle_delay it settles the index
  * (mih_settle: the pending rows and the runs beside the biggest merged) and exits: a crawl database
  * rests between crawls, and nothing else would merge what the last flushes left (an insert that
  * does not flush starts no merge, and autovacuum comes late). So every flush starts a worker if
@@ -41,6 +42,13 @@
 
 /* How often the worker looks while it waits. */
 #define LOOK_MS				1000
+/*
+ * While the writers write, the worker merges the runs beside the base into it as a settle would
+ * (mih_settle_into_base_due), but only after resting SPARE_RATIO times as long as its last merges
+ * took: at a crawler's rate it has the time, and the rows beside the base cost every query a share
+ * of their filters' probes; at full speed the due merges keep it busy and this waits.
+ */
+#define SPARE_RATIO			4
 /*
  * The worker's lock is advisory, shown in pg_locks with this objsubid: the pg_advisory_*
  * functions take 1 and 2 only, so no user can hold it.
@@ -169,28 +177,45 @@ wait_a_look(void)
 	}
 }
 
+/* When the worker may merge with time to spare again: after SPARE_RATIO times what since took. */
+static TimestampTz
+rested(TimestampTz since)
+{
+	TimestampTz now = GetCurrentTimestamp();
+
+	return now + SPARE_RATIO * (now - since);
+}
+
 /*
  * Merges while merges are due, then looks every LOOK_MS for another due merge, while rows are
- * inserted; once none was for simhash.settle_delay, settles the index if it is due and returns.
- * Returns at once after the merges if it does not settle, or if the index is gone.
+ * inserted, and merges into the base with time to spare (SPARE_RATIO); once no row was inserted
+ * for simhash.settle_delay, settles the index if it is due and returns. Returns at once after the
+ * merges if it does not settle, or if the index is gone.
  */
 static void
 serve(Oid indexoid)
 {
 	uint64		seen = 0;
 	TimestampTz changed = 0;
+	TimestampTz spare_at = 0;
 
 	for (;;)
 	{
 		Relation	heap;
 		Relation	index;
 		bool		done = true;
+		TimestampTz start;
 
 		if (!open_index(indexoid, &heap, &index))
 			return;
 		pgstat_report_activity(STATE_RUNNING, MyBgworkerEntry->bgw_name);
-		while (mih_big_merge_due(index, true) && mih_merge_reported(index, MIH_MERGE_BIG) > 0)
-			;
+		start = GetCurrentTimestamp();
+		if (mih_big_merge_due(index, true))
+		{
+			while (mih_big_merge_due(index, true) && mih_merge_reported(index, MIH_MERGE_BIG) > 0)
+				;
+			spare_at = Max(spare_at, rested(start));
+		}
 		if (settling(index))
 		{
 			uint64		appended = mih_rows_appended(index);
@@ -200,6 +225,11 @@ serve(Oid indexoid)
 				seen = appended;
 				changed = GetCurrentTimestamp();
 				done = false;
+				if (changed >= spare_at && mih_settle_into_base_due(index))
+				{
+					(void) mih_merge_reported(index, MIH_MERGE_SETTLE);
+					spare_at = rested(changed);
+				}
 			}
 			else if (!TimestampDifferenceExceeds(changed, GetCurrentTimestamp(), sh_settle_delay_s * 1000))
 				done = false;
