@@ -340,7 +340,8 @@ typedef enum MihMergeMode
 	MIH_MERGE_BIG,				/* merges of big runs only (the background worker) */
 	MIH_MERGE_DUE,				/* every merge due, small and big (VACUUM) */
 	MIH_MERGE_ALL,				/* every run into one (simhash_mih_merge) */
-	MIH_MERGE_SETTLE			/* the worker's once the writers paused (mih_settle) */
+	MIH_MERGE_SETTLE			/* the worker's once the writers paused (mih_settle), or
+								 * into the base with time to spare */
 } MihMergeMode;
 
 /*

@@ -23,7 +23,8 @@
  * option, 16 by default) of its rows: the tiers keep the other runs few, but a scan still pays for
  * each of their rows about what it pays for the base's share of the block values; this keeps them a
  * small share, for at most about base_share more rewrites of each row over the index's life (one
- * level over the base, as an LSM tree's leveled compaction). Such a merge rewrites the base in
+ * level over the base, as an LSM tree's leveled compaction; SETTLE_SHARE more when the worker has
+ * time to spare, below). Such a merge rewrites the base in
  * place, a range of pages at a time (mih_am_slices.c), so the file needs no room for a second
  * copy of it. Beside a
  * base, the tiers would still leave several runs, and each costs a scan its filter tests; so there
@@ -1111,26 +1112,23 @@ mih_settle_due(Relation index)
 }
 
 /*
- * Whether the settle would merge the runs beside the biggest into it (not only into one): the
- * worker also does that merge while the writers write, when it has time to spare
- * (mih_am_worker.c).
+ * Whether the index has a base run and the settle would merge the runs beside it into it (not
+ * only into one): the worker also does that merge while the writers write, when it has time to
+ * spare (mih_am_worker.c). Not before there is a base: that merge is written in slices, in place,
+ * and the runs of an index still growing towards one merge as big runs do.
  */
 bool
 mih_settle_into_base_due(Relation index)
 {
 	MihMeta		meta;
 	bool		chosen[MIH_MAX_RUNS];
-	int			base = -1;
+	int			base;
 
 	if (!mih_settles(index))
 		return false;
 	ReleaseBuffer(mih_pin_meta(index, &meta));
-	if (settle_runs(index, &meta, chosen) == 0)
-		return false;
-	for (uint32 r = 0; r < meta.nruns; r++)
-		if (base < 0 || meta.runs[r].nrows > meta.runs[base].nrows)
-			base = (int) r;
-	return chosen[base];
+	base = base_run(index, &meta, mih_pending_limit_rows(index));
+	return base >= 0 && settle_runs(index, &meta, chosen) > 0 && chosen[base];
 }
 
 /*

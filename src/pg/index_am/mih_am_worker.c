@@ -177,7 +177,10 @@ wait_a_look(void)
 	}
 }
 
-/* When the worker may merge with time to spare again: after SPARE_RATIO times what since took. */
+/* When the worker may merge with time to spare again (kept while it serves the index again). */
+static TimestampTz spare_at = 0;
+
+/* The time after SPARE_RATIO times what since took. */
 static TimestampTz
 rested(TimestampTz since)
 {
@@ -197,7 +200,6 @@ serve(Oid indexoid)
 {
 	uint64		seen = 0;
 	TimestampTz changed = 0;
-	TimestampTz spare_at = 0;
 
 	for (;;)
 	{
