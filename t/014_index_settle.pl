@@ -47,6 +47,37 @@ sub fill
     return;
 }
 
+# A writer that keeps writing $rows random rows every 0.2 s (for at most $times statements) in a
+# session of its own, until stop_writer.
+my $writer;
+sub start_writer
+{
+    my ($rows, $times) = @_;
+    $node->safe_psql('postgres', 'CREATE TABLE IF NOT EXISTS writer_stop (); DELETE FROM writer_stop');
+    $writer = $node->background_psql('postgres');
+    $writer->query_until(qr/writing/, qq{
+        \\echo writing
+        DO \$\$
+        BEGIN
+            FOR i IN 1 .. $times LOOP
+                EXIT WHEN EXISTS (SELECT FROM writer_stop);
+                INSERT INTO t (sh) SELECT ('x' || substr(md5(random()::text), 1, 16))::bit(64)::simhash
+                FROM generate_series(1, $rows);
+                COMMIT;
+                PERFORM pg_sleep(0.2);
+            END LOOP;
+        END \$\$;
+    });
+    return;
+}
+
+sub stop_writer
+{
+    $node->safe_psql('postgres', 'INSERT INTO writer_stop DEFAULT VALUES');
+    $writer->quit;
+    return;
+}
+
 # Waits (at most 3 minutes) until $sql returns $want; returns what it returned last.
 sub wait_for
 {
@@ -92,21 +123,8 @@ answers_like_a_sequential_scan('settled');
 
 # A writer that keeps writing (a row every 0.2 s until told to stop): the worker waits, idle, and
 # settles once it stops.
-$node->safe_psql('postgres', 'CREATE TABLE writer_stop ()');
 fill(10_000);
-my $writer = $node->background_psql('postgres');
-$writer->query_until(qr/writing/, q{
-    \echo writing
-    DO $$
-    BEGIN
-        FOR i IN 1 .. 1500 LOOP
-            EXIT WHEN EXISTS (SELECT FROM writer_stop);
-            INSERT INTO t (sh) VALUES (('x' || substr(md5(random()::text), 1, 16))::bit(64)::simhash);
-            COMMIT;
-            PERFORM pg_sleep(0.2);
-        END LOOP;
-    END $$;
-});
+start_writer(1, 1500);
 my ($polls, $unsettled, $idle) = (0, 0, 0);
 for (1 .. 12)
 {
@@ -119,8 +137,7 @@ for (1 .. 12)
 is($unsettled, $polls, 'no settle while a writer writes (6 s, settle_delay 2 s)');
 cmp_ok($idle, '>=', $polls - 2, 'the worker waits, idle in pg_stat_activity');
 is($node->safe_psql('postgres', $worker_lock), '1', 'it holds its lock');
-$node->safe_psql('postgres', 'INSERT INTO writer_stop DEFAULT VALUES');
-$writer->quit;
+stop_writer();
 is(wait_for($state, '2 runs, 0 pending'), '2 runs, 0 pending', 'the writer stopped: the worker settled the index');
 answers_like_a_sequential_scan('settled after a writer');
 
@@ -175,27 +192,12 @@ answers_like_a_sequential_scan('settled into the base');
 # A writer that keeps writing (1,000 rows every 0.2 s): with time to spare, the worker merges the
 # runs beside the base into it while the writer writes, once they hold what a settle merges
 # (base_share = 1 makes no such merge due otherwise).
-$node->safe_psql('postgres', 'DELETE FROM writer_stop');
-$writer = $node->background_psql('postgres');
-$writer->query_until(qr/writing/, q{
-    \echo writing
-    DO $$
-    BEGIN
-        FOR i IN 1 .. 600 LOOP
-            EXIT WHEN EXISTS (SELECT FROM writer_stop);
-            INSERT INTO t (sh) SELECT ('x' || substr(md5(random()::text), 1, 16))::bit(64)::simhash
-            FROM generate_series(1, 1000);
-            COMMIT;
-            PERFORM pg_sleep(0.2);
-        END LOOP;
-    END $$;
-});
+start_writer(1000, 600);
 my $writing = q{SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%writer_stop%' AND state = 'active' AND pid <> pg_backend_pid()};
 is(wait_for(qq{SELECT max(rows) > 1275000 AND ($writing) = 1 FROM simhash_mih_runs('t_mih')}, 't'), 't',
    'while the writer writes, the worker merged the runs beside the base into it');
 answers_like_a_sequential_scan('merged into the base while writing');
-$node->safe_psql('postgres', 'INSERT INTO writer_stop DEFAULT VALUES');
-$writer->quit;
+stop_writer();
 ($in_base, $beside) = wait_for_match($settled, qr/^(\d+) \+ (\d+)$/);
 ok(defined $beside, 'the writer stopped: settled');
 is($in_base + $beside, $node->safe_psql('postgres', 'SELECT count(*) FROM t'), 'the runs hold every row');
