@@ -72,7 +72,7 @@ sql <<'EOF'
 -- The pages of the growing index and of the reference's (and of their tables: heap_reads) that
 -- this transaction found outside shared buffers so far (fetches less hits): the part of a slowdown
 -- that is pages evicted, not shape.
-CREATE FUNCTION index_reads(p_ref text) RETURNS TABLE (tab text, reads bigint, heap_reads bigint) LANGUAGE sql AS $$
+CREATE FUNCTION pages_read(p_ref text) RETURNS TABLE (tab text, reads bigint, heap_reads bigint) LANGUAGE sql AS $$
     SELECT t, pg_stat_get_xact_blocks_fetched((t || '_mih')::regclass) - pg_stat_get_xact_blocks_hit((t || '_mih')::regclass),
            pg_stat_get_xact_blocks_fetched(t::regclass) - pg_stat_get_xact_blocks_hit(t::regclass)
     FROM unnest(ARRAY['crawl', p_ref]) t
@@ -121,7 +121,7 @@ $$;
 CREATE FUNCTION sample(p_at int, p_ref text, p_slice int) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE s record; t record;
 BEGIN
-    CREATE TEMP TABLE reads_before ON COMMIT DROP AS SELECT * FROM index_reads(p_ref);
+    CREATE TEMP TABLE reads_before ON COMMIT DROP AS SELECT * FROM pages_read(p_ref);
     FOR s IN SELECT * FROM query_sets ORDER BY ord LOOP
         INSERT INTO sample_times VALUES (p_at, s.name, clock_timestamp());
         t := time_pair(s.query, s.k, p_ref, p_slice);
@@ -130,7 +130,7 @@ BEGIN
     END LOOP;
     INSERT INTO page_reads SELECT p_at, CASE WHEN tab = 'crawl' THEN tab ELSE 'ref' END, now.reads - before.reads,
                                   now.heap_reads - before.heap_reads
-    FROM index_reads(p_ref) now JOIN reads_before before USING (tab);
+    FROM pages_read(p_ref) now JOIN reads_before before USING (tab);
 END $$;
 CREATE FUNCTION p50(p_at int, p_set text) RETURNS numeric LANGUAGE sql AS $$
     SELECT round(p50_ms::numeric, 3) FROM samples WHERE at_s = p_at AND query_set = p_set

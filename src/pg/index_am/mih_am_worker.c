@@ -206,18 +206,17 @@ serve(Oid indexoid)
 		Relation	heap;
 		Relation	index;
 		bool		done = true;
+		bool		merged = false;
 		TimestampTz start;
 
 		if (!open_index(indexoid, &heap, &index))
 			return;
 		pgstat_report_activity(STATE_RUNNING, MyBgworkerEntry->bgw_name);
 		start = GetCurrentTimestamp();
-		if (mih_big_merge_due(index, true))
-		{
-			while (mih_big_merge_due(index, true) && mih_merge_reported(index, MIH_MERGE_BIG) > 0)
-				;
+		while (mih_big_merge_due(index, true) && mih_merge_reported(index, MIH_MERGE_BIG) > 0)
+			merged = true;
+		if (merged)
 			spare_at = Max(spare_at, rested(start));
-		}
 		if (settling(index))
 		{
 			uint64		appended = mih_rows_appended(index);
