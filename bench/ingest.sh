@@ -14,6 +14,12 @@
 # insert latency against the baseline; write amplification (rows written into runs / rows
 # inserted). Each sample also says what ran beside it (the growing index's merges, VACUUMs,
 # checkpoints), and the ratios are split by it at the end.
+# With GROWN_REF=1 (and RATE), a second fresh index no writer touches, of the N rows and RATE x T
+# random hashes made as the writers make theirs (crawl_ref_grown: the rows the growing index will
+# hold at the end), is timed in the same turns: a fresh index's times grow with its rows (about as
+# a power of them), so each sample is then also compared with a fresh index of the sample's row
+# count, its p50 interpolated between the two references' (log-log), which separates what the
+# growing index's state costs from what its growth costs.
 #
 #   bench/ingest.sh N W T S          e.g. bench/ingest.sh 1000000 2 180 30
 #
@@ -40,6 +46,10 @@ NQ=${NQ:-200}
 SEED=${SEED:-42}
 BASELINE_S=${BASELINE_S:-$((T < 60 ? T : 60))}
 INDEX_WITH=${INDEX_WITH:-}
+grown_rows=
+if [ -n "${GROWN_REF:-}" ]; then
+    grown_rows=$((N + ${RATE:?GROWN_REF needs RATE} * T))
+fi
 
 export SIMHASH_PG_OPTS=${SIMHASH_PG_OPTS:--c shared_buffers=4GB}
 . "$here/lib.sh"
@@ -59,6 +69,7 @@ sql -c "CREATE EXTENSION simhash" -c "CREATE EXTENSION pg_prewarm" \
     -c "CREATE TABLE page_reads (at_s int, tab text, reads bigint, heap_reads bigint)" \
     -c "CREATE TABLE activity (at timestamptz, merges text, vacuums text, checkpoints bigint)" \
     -c "CREATE TABLE sample_times (at_s int, query_set text, started timestamptz, ended timestamptz)" \
+    -c "CREATE TABLE sample_rows (at_s int, rows bigint)" \
     -c "CREATE TABLE query_sets (ord int, name text, query text, k int)" \
     -c "INSERT INTO query_sets VALUES (1, 'radius_3', 'SELECT id FROM %I WHERE hamming(sh, \$1) <= 3', 3),
             (2, 'radius_5', 'SELECT id FROM %I WHERE hamming(sh, \$1) <= 5', 5), (3, 'radius_8', 'SELECT id FROM %I WHERE hamming(sh, \$1) <= 8', 8),
@@ -117,16 +128,19 @@ CREATE FUNCTION activity_at(p_at int) RETURNS text LANGUAGE sql AS $$
                                             (SELECT string_agg(DISTINCT v, ', ') FROM activity_during(p_at, NULL), unnest(string_to_array(vacuums, ', ')) v)), ''),
                      (SELECT nullif(max(checkpoints) - min(checkpoints), 0) || ' checkpoint(s)' FROM activity_during(p_at, NULL)))
 $$;
--- Every query set of a sample, on slice p_slice of the queries, against p_ref.
-CREATE FUNCTION sample(p_at int, p_ref text, p_slice int) RETURNS void LANGUAGE plpgsql AS $$
+-- Every query set of a sample, on slice p_slice of the queries, against p_ref (and p_ref2).
+CREATE FUNCTION sample(p_at int, p_ref text, p_slice int, p_ref2 text) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE s record; t record;
 BEGIN
     CREATE TEMP TABLE reads_before ON COMMIT DROP AS SELECT * FROM pages_read(p_ref);
     FOR s IN SELECT * FROM query_sets ORDER BY ord LOOP
         INSERT INTO sample_times VALUES (p_at, s.name, clock_timestamp());
-        t := time_pair(s.query, s.k, p_ref, p_slice);
+        t := time_pair(s.query, s.k, p_ref, p_slice, p_ref2);
         UPDATE sample_times SET ended = clock_timestamp() WHERE at_s = p_at AND query_set = s.name;
         INSERT INTO samples VALUES (p_at, s.name, t.p50_ms, t.p99_ms), (p_at, 'ref_' || s.name, t.ref_p50_ms, t.ref_p99_ms);
+        IF p_ref2 IS NOT NULL THEN
+            INSERT INTO samples VALUES (p_at, 'ref2_' || s.name, t.ref2_p50_ms, t.ref2_p99_ms);
+        END IF;
     END LOOP;
     INSERT INTO page_reads SELECT p_at, CASE WHEN tab = 'crawl' THEN tab ELSE 'ref' END, now.reads - before.reads,
                                   now.heap_reads - before.heap_reads
@@ -161,7 +175,8 @@ END $$;
 EOF
 
 # The sampling session, for the whole run (see the top). sample_at AT [REF] times every query set in
-# it against REF (default crawl_ref), each sample on the next slice of the queries; warm_sample_at
+# it against REF (default: crawl_ref, and crawl_ref_grown with GROWN_REF), each sample on the next
+# slice of the queries; warm_sample_at
 # times them twice and keeps the second: fresh indexes as a session that has been querying them
 # sees them.
 coproc SAMPLER { sql -f - 2>&1; }
@@ -170,7 +185,9 @@ slice=0
 sample_at() {
     local out
     slice=$((slice + 1))
-    printf 'SELECT sample(%s, %s, %s);\n\\echo sampled\n' "$1" "'${2:-crawl_ref}'" "$slice" >&"${SAMPLER[1]}"
+    local ref2=NULL
+    [ -z "${2:-}" ] && [ -n "$grown_rows" ] && ref2="'crawl_ref_grown'"
+    printf 'SELECT sample(%s, %s, %s, %s);\n\\echo sampled\n' "$1" "'${2:-crawl_ref}'" "$slice" "$ref2" >&"${SAMPLER[1]}"
     while read -r out <&"${SAMPLER[0]}"; do
         [ "$out" = sampled ] && return 0
         [ -n "$out" ] && echo "$out" >&2
@@ -220,6 +237,14 @@ build_s=$(echo "$(date +%s.%N) - $t0" | bc)
 sql -c "CREATE TABLE crawl_ref AS SELECT * FROM crawl" \
     -c "CREATE INDEX crawl_ref_mih ON crawl_ref USING simhash_mih (sh) $INDEX_WITH" -c "VACUUM ANALYZE crawl_ref"
 sql -c "SELECT pg_prewarm('crawl_mih'), pg_prewarm('crawl'), pg_prewarm('crawl_ref_mih'), pg_prewarm('crawl_ref')" >/dev/null
+if [ -n "$grown_rows" ]; then
+    log "a fresh index of $grown_rows rows, the rows the growing index will hold at the end"
+    sql -c "CREATE TABLE crawl_ref_grown AS SELECT * FROM crawl UNION ALL
+                SELECT $N + g, ('x' || substr(md5(random()::text || '/' || g), 1, 16))::bit(64)::simhash
+                FROM generate_series(1, $grown_rows - $N) g" \
+        -c "CREATE INDEX crawl_ref_grown_mih ON crawl_ref_grown USING simhash_mih (sh) $INDEX_WITH" \
+        -c "VACUUM ANALYZE crawl_ref_grown" -c "SELECT pg_prewarm('crawl_ref_grown_mih'), pg_prewarm('crawl_ref_grown')" >/dev/null
+fi
 warm_sample_at 0
 size0=$(sql -c "SELECT pg_relation_size('crawl_mih')")
 
@@ -243,6 +268,7 @@ prev_rows=$N
 line() {
     local rows
     rows=$(rows_now)
+    sql -c "INSERT INTO sample_rows VALUES ($1, $rows)"
     sql -c "SELECT format('| %s | %s | %s | %s | %s: %s | %s | %s / %s / %s | %s | %s / %s | %s / %s / %s / %s | %s / %s | %s |', $1, $rows,
         CASE WHEN $1 > $prev_at THEN round(($rows - $prev_rows)::numeric / ($1 - $prev_at)) END,
         st.pending, st.runs, run_sizes(), pg_relation_size('crawl_mih') / 1048576,
@@ -283,7 +309,7 @@ stopped=$(date +%s)
 # pages are then read from outside shared buffers, and more of the grown table's, written long
 # before, than of the copy's, just written (see the table pages read, at the end).
 log "a fresh index of the same rows, in a copy of the table"
-sql -c "DROP TABLE crawl_ref" -c "CREATE TABLE crawl_copy AS SELECT * FROM crawl" \
+sql -c "DROP TABLE crawl_ref" -c "DROP TABLE IF EXISTS crawl_ref_grown" -c "CREATE TABLE crawl_copy AS SELECT * FROM crawl" \
     -c "CREATE INDEX crawl_copy_mih ON crawl_copy USING simhash_mih (sh) $INDEX_WITH" -c "VACUUM ANALYZE crawl_copy" \
     -c "SELECT pg_prewarm('crawl_mih'), pg_prewarm('crawl_copy_mih')" >/dev/null
 # At rest: a build whose worker settles an index once its writers paused (1.3) merges what the last
@@ -336,6 +362,25 @@ sql -c "WITH r AS (SELECT g.at_s, g.query_set, g.p50_ms AS g, f.p50_ms AS f, g.p
                round(max(x) FILTER (WHERE at_s = 0)::numeric, 2), round(max(x) FILTER (WHERE at_s = -1)::numeric, 2),
                coalesce(round(max(x) FILTER (WHERE at_s = -2)::numeric, 2) || 'x', '-'))
         FROM r GROUP BY query_set ORDER BY query_set"
+if [ -n "$grown_rows" ]; then
+    echo
+    echo "Each sample's p50 on the growing index / a fresh index of the sample's rows (its p50 interpolated by the rows, log-log, between the reference of $N rows and the one of $grown_rows):"
+    echo
+    echo "| query set | median sample | worst sample | samples within 1.3x | within 1.3x or +0.15 ms | fresh index of $grown_rows rows / of $N: median sample |"
+    echo "|---|---|---|---|---|---|"
+    sql -c "WITH r AS (SELECT g.at_s, g.query_set, g.p50_ms AS g, f2.p50_ms / f.p50_ms AS growth,
+                              exp(ln(f.p50_ms) + ln(f2.p50_ms / f.p50_ms) * ln(n.rows::float8 / $N) / ln($grown_rows::float8 / $N)) AS f
+                       FROM samples g JOIN samples f ON f.at_s = g.at_s AND f.query_set = 'ref_' || g.query_set
+                       JOIN samples f2 ON f2.at_s = g.at_s AND f2.query_set = 'ref2_' || g.query_set
+                       JOIN sample_rows n ON n.at_s = g.at_s
+                       WHERE g.at_s > 0 AND g.query_set NOT LIKE 'ref%')
+            SELECT format('| %s | %sx | %sx (at %s s) | %s of %s | %s | %sx |', query_set,
+                   round((percentile_cont(0.5) WITHIN GROUP (ORDER BY g / f))::numeric, 2), round(max(g / f)::numeric, 2),
+                   (array_agg(at_s ORDER BY g / f DESC))[1], count(*) FILTER (WHERE g <= 1.3 * f), count(*),
+                   count(*) FILTER (WHERE g <= greatest(1.3 * f, f + 0.15)),
+                   round((percentile_cont(0.5) WITHIN GROUP (ORDER BY growth))::numeric, 2))
+            FROM r GROUP BY query_set ORDER BY query_set"
+fi
 echo
 echo "The same ratios by what ran beside the query set (merges of the growing index, VACUUMs of any table):"
 echo

@@ -9,27 +9,30 @@
 -- sample took before, as a crawler checks new pages: the same queries again would find the
 -- reference's pages for them hot (usage counts, the backend's recent buffers) and the growing
 -- index's, rewritten by a merge meanwhile, cold.
--- The slice is NQ queries, NQ the setting pair_timing.nq.
-CREATE FUNCTION time_pair(p_sql text, p_k int, p_ref text, p_slice int, OUT p50_ms float8, OUT p99_ms float8,
-                          OUT ref_p50_ms float8, OUT ref_p99_ms float8) LANGUAGE plpgsql AS $$
-DECLARE q record; t0 timestamptz; ms float8[] := '{}'; ref_ms float8[] := '{}'; ids bigint[]; on_ref bool;
+-- The slice is NQ queries, NQ the setting pair_timing.nq. With p_ref2 (the ref2_ columns), each
+-- query runs on three tables, the first of them in turns.
+CREATE FUNCTION time_pair(p_sql text, p_k int, p_ref text, p_slice int, p_ref2 text DEFAULT NULL,
+                          OUT p50_ms float8, OUT p99_ms float8, OUT ref_p50_ms float8, OUT ref_p99_ms float8,
+                          OUT ref2_p50_ms float8, OUT ref2_p99_ms float8) LANGUAGE plpgsql AS $$
+DECLARE q record; t0 timestamptz; ids bigint[]; tabs text[] := array_remove(ARRAY['crawl', p_ref, p_ref2], NULL);
+        n int := cardinality(tabs); tab int; took float8;
+        ms float8[] := '{}'; ref_ms float8[] := '{}'; ref2_ms float8[] := '{}';
         nq int := current_setting('pair_timing.nq')::int;
 BEGIN
     FOR q IN SELECT qid, h FROM queries WHERE qid > (p_slice - 1) * nq AND qid <= p_slice * nq ORDER BY qid LOOP
-        FOR side IN 0..1 LOOP
-            on_ref := (side + q.qid) % 2 = 1;
+        FOR side IN 0..n - 1 LOOP
+            tab := (side + q.qid) % n + 1;
             t0 := clock_timestamp();
-            EXECUTE format('SELECT array_agg(id) FROM (' || p_sql || ') s', CASE WHEN on_ref THEN p_ref ELSE 'crawl' END)
-                INTO ids USING q.h, p_k;
-            IF on_ref THEN
-                ref_ms := ref_ms || extract(epoch FROM clock_timestamp() - t0) * 1000;
-            ELSE
-                ms := ms || extract(epoch FROM clock_timestamp() - t0) * 1000;
-            END IF;
+            EXECUTE format('SELECT array_agg(id) FROM (' || p_sql || ') s', tabs[tab]) INTO ids USING q.h, p_k;
+            took := extract(epoch FROM clock_timestamp() - t0) * 1000;
+            CASE tab WHEN 1 THEN ms := ms || took; WHEN 2 THEN ref_ms := ref_ms || took; ELSE ref2_ms := ref2_ms || took;
+            END CASE;
         END LOOP;
     END LOOP;
     SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x), percentile_cont(0.99) WITHIN GROUP (ORDER BY x)
     INTO p50_ms, p99_ms FROM unnest(ms) x;
     SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x), percentile_cont(0.99) WITHIN GROUP (ORDER BY x)
     INTO ref_p50_ms, ref_p99_ms FROM unnest(ref_ms) x;
+    SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x), percentile_cont(0.99) WITHIN GROUP (ORDER BY x)
+    INTO ref2_p50_ms, ref2_p99_ms FROM unnest(ref2_ms) x;
 END $$;
