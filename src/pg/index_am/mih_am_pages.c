@@ -240,8 +240,10 @@ mih_read_chain_page(MihWalk *walk, BlockNumber blkno, uint16 kind)
  * words): copies their items, item_size bytes each from the start of each page's contents, into
  * items in chain order, and returns how many there were. A chain holding more than capacity items
  * is damage; the caller checks that it held as many as it should. With recycled (a scan that may
- * read pages a hot standby recycled under it), a page of another kind or a chain too long is not
- * damage yet: it sets *recycled and ends the read, and the caller finds out which it was.
+ * read pages a hot standby recycled under it), a page of another kind or a chain of more or fewer
+ * than capacity items is not damage yet: it sets *recycled (ending the read), and the caller
+ * finds out which it was. (A recycled page may have become a page of the same kind in a new
+ * chain, even the same run's after a merge in slices, so the chain can also end early.)
  */
 Size
 mih_read_item_chain(Relation index, BlockNumber head, uint16 kind, void *items, Size item_size,
@@ -282,6 +284,8 @@ mih_read_item_chain(Relation index, BlockNumber head, uint16 kind, void *items, 
 		blkno = opaque->next;
 		UnlockReleaseBuffer(buffer);
 	}
+	if (recycled != NULL && n != capacity)
+		*recycled = true;
 	return n;
 }
 
