@@ -278,7 +278,7 @@ extern MihMeta *mih_begin_meta_change(Relation index, Buffer buffer, GenericXLog
 extern Buffer mih_pin_meta(Relation index, MihMeta *meta);
 extern void mih_read_meta(Relation index, MihMeta *meta);
 extern bool mih_has_run(const MihMeta *meta, uint64 build_id, uint64 epoch);
-extern bool mih_runs_unchanged(Relation index, const MihMeta *seen);
+extern bool mih_runs_unchanged(Relation index, const MihMeta *seen, bool on_standby);
 extern const MihDirectory *mih_directory(Relation index, const MihMeta *meta, const MihRun *run,
 										 bool *stale);
 extern void mih_free_page(Relation index, BlockNumber blkno);

@@ -595,7 +595,7 @@ check_pass_on_standby(Relation index, Relation heap, bool heapallindexed, MihChe
 	CurrentResourceOwner = owner;
 	MemoryContextDelete(pass_cxt);
 	/* A page a merge in slices gave back to its run passes for the run's: the pass's end tells. */
-	return completed && mih_runs_unchanged(index, &seen);
+	return completed && mih_runs_unchanged(index, &seen, true);
 }
 
 Datum

@@ -26,6 +26,7 @@
 #include "mih_am_probe.h"
 #include "mih_am_scan.h"
 
+#include "access/xlog.h"
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
@@ -438,7 +439,7 @@ start_levels(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *m
 		st->bound = -1;
 	}
 	/* NULL hashes are within no ball. */
-	return mih_read_chains(index, meta, so->nballs == 0, chain_rows, &lp);
+	return mih_read_chains(index, meta, so->nballs == 0, so->on_standby, chain_rows, &lp);
 }
 
 static void
@@ -784,7 +785,7 @@ pass(MihScanState *so, MihKnnState *st, Relation index, const MihMeta *meta)
 
 	reset_memory(st);
 	ps.keys = MemoryContextAllocHuge(st->cxt, 2 * (Size) ps.cap * sizeof(uint64));
-	stale = !mih_read_chains(index, meta, so->nballs == 0, pass_rows, &ps);
+	stale = !mih_read_chains(index, meta, so->nballs == 0, so->on_standby, pass_rows, &ps);
 	for (uint32 r = 0; r < meta->nruns && !stale; r++)
 	{
 		MihProbe	pr;
@@ -819,10 +820,14 @@ refill(IndexScanDesc scan, MihScanState *so, MihKnnState *st)
 {
 	Relation	index = scan->indexRelation;
 	MihMeta		meta;
-	/* The pin keeps a merge from recycling the pages of the tables the copy describes. */
-	Buffer		meta_buf = mih_pin_meta(index, &meta);
-	MemoryContext old = MemoryContextSwitchTo(st->cxt);
+	Buffer		meta_buf;
+	MemoryContext old;
 	bool		ok;
+
+	/* The pin keeps a merge from recycling the pages of the tables the copy describes. */
+	so->on_standby = RecoveryInProgress();
+	meta_buf = mih_pin_meta(index, &meta);
+	old = MemoryContextSwitchTo(st->cxt);
 
 	/* The ready keys have all been returned. */
 	st->nready = st->next_ready = 0;
@@ -847,7 +852,7 @@ refill(IndexScanDesc scan, MihScanState *so, MihKnnState *st)
 		ok = step_levels(so, st, index, &meta);
 	else
 		ok = pass(so, st, index, &meta);
-	ok = ok && mih_runs_unchanged(index, &meta);
+	ok = ok && mih_runs_unchanged(index, &meta, so->on_standby);
 	MemoryContextSwitchTo(old);
 	ReleaseBuffer(meta_buf);
 	if (!ok)

@@ -6,7 +6,6 @@
 #include "mih_am.h"
 #include "mih_am_keys.h"
 
-#include "access/xlog.h"
 #include "miscadmin.h"
 #include "storage/indexfsm.h"
 #include "storage/lmgr.h"
@@ -56,20 +55,31 @@ walk_size(MihWalk *walk)
 	return walk->nblocks;
 }
 
+/* Whether blkno can be a data page of the index: not the meta page, not past the end. */
+static bool
+link_fits(MihWalk *walk, BlockNumber blkno)
+{
+	CHECK_FOR_INTERRUPTS();
+	/* The index may have grown since the size was looked up. */
+	return blkno != MIH_META_BLKNO && (blkno < walk->nblocks || blkno < walk_size(walk));
+}
+
+/* Counts a step of a chain's walk: false once it visited more pages than the index has (a cycle). */
+static bool
+step_fits(MihWalk *walk)
+{
+	return ++walk->steps <= walk->nblocks || walk->steps <= walk_size(walk);
+}
+
 /* Checks that blkno can be a data page of the index, before anything reads it. */
 void
 mih_check_link(MihWalk *walk, BlockNumber blkno)
 {
-	CHECK_FOR_INTERRUPTS();
+	if (link_fits(walk, blkno))
+		return;
 	if (blkno == MIH_META_BLKNO)
 		mih_corrupt(walk->index, blkno, "a link points to the meta page");
-	if (blkno >= walk->nblocks)
-	{
-		/* The index may have grown since the size was looked up. */
-		if (blkno >= walk_size(walk))
-			mih_corrupt(walk->index, blkno, "a link points past the end of the index (%u blocks)",
-						walk->nblocks);
-	}
+	mih_corrupt(walk->index, blkno, "a link points past the end of the index (%u blocks)", walk->nblocks);
 }
 
 /* As mih_check_link, for the next page of a chain: a chain longer than the index is a cycle. */
@@ -77,11 +87,8 @@ void
 mih_walk_step(MihWalk *walk, BlockNumber blkno)
 {
 	mih_check_link(walk, blkno);
-	if (++walk->steps > walk->nblocks)
-	{
-		if (walk->steps > walk_size(walk))
-			mih_corrupt(walk->index, blkno, "a chain of pages visits more pages than the index has (a cycle)");
-	}
+	if (!step_fits(walk))
+		mih_corrupt(walk->index, blkno, "a chain of pages visits more pages than the index has (a cycle)");
 }
 
 /* Checks that a page's kind is known and its item count fits the kind's arrays. */
@@ -213,8 +220,10 @@ read_hinted(Relation index, BlockNumber blkno)
 
 /*
  * The next page of a chain of the given kind, share-locked, for a scan that may read pages a hot
- * standby recycled under it: InvalidBuffer if the page is new or of another kind, and the caller
- * finds out whether that was recycling or damage.
+ * standby recycled under it: InvalidBuffer if the link leads nowhere or the page is new or of
+ * another kind, and the caller finds out whether that was recycling or damage. A recycled page may
+ * have become a page of a newer chain whose next page the standby has not replayed yet (past the
+ * end of its file), or lead round into pages it read before.
  */
 Buffer
 mih_read_chain_page(MihWalk *walk, BlockNumber blkno, uint16 kind)
@@ -222,7 +231,8 @@ mih_read_chain_page(MihWalk *walk, BlockNumber blkno, uint16 kind)
 	Buffer		buffer;
 	Page		page;
 
-	mih_walk_step(walk, blkno);
+	if (!link_fits(walk, blkno) || !step_fits(walk))
+		return InvalidBuffer;
 	buffer = read_hinted(walk->index, blkno);
 	LockBuffer(buffer, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buffer);
@@ -589,20 +599,20 @@ mih_has_run(const MihMeta *meta, uint64 build_id, uint64 epoch)
 }
 
 /*
- * On a hot standby, true if no merge in slices (mih_am_slices.c) changed the meta page since the
- * scan's copy of it: a scan that read pages of runs asks this at its end. Such a merge frees pages
- * of a run and writes new ones of the same run, with the same tag, that a page's tag cannot tell
- * apart; but each of its changes of the meta page counts in meta->slices before it frees a page,
- * and a replay keeps that order, so a page read before the count moved was the run's. (A page
- * another run took has another tag: mih_probe_visit.) On a primary the scan's meta pin keeps
- * every page it reads.
+ * If seen was copied on a hot standby (on_standby, even if it was promoted since), true if no
+ * merge in slices (mih_am_slices.c) changed the meta page since: a scan that read pages of runs
+ * asks this at its end. Such a merge frees pages of a run and writes new ones of the same run,
+ * with the same tag, that a page's tag cannot tell apart; but each of its changes of the meta
+ * page counts in meta->slices before it frees a page, and a replay keeps that order, so a page
+ * read before the count moved was the run's. (A page another run took has another tag:
+ * mih_probe_visit.) On a primary the scan's meta pin keeps every page it reads.
  */
 bool
-mih_runs_unchanged(Relation index, const MihMeta *seen)
+mih_runs_unchanged(Relation index, const MihMeta *seen, bool on_standby)
 {
 	MihMeta		now;
 
-	if (!RecoveryInProgress())
+	if (!on_standby)
 		return true;
 	mih_read_meta(index, &now);
 	return now.slices == seen->slices;

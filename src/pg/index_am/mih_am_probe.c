@@ -6,7 +6,6 @@
 #include "mih_am_probe.h"
 #include "mih_am_keys.h"
 
-#include "access/xlog.h"
 #include "miscadmin.h"
 
 #include "hamming.h"
@@ -688,14 +687,14 @@ read_chain(Relation index, BlockNumber head, uint16 kind, MihRowsFn fn, void *ar
 
 /*
  * Calls fn for every page of the sealed and pending chains of meta, and of its NULL chain if
- * nulls. Returns false if the scan must start over: a page was recycled under it, or, on a hot
- * standby, a flush or merge was replayed since meta was copied (its generation changed), which
- * may have freed the chains' pages and given them to a new chain of the same kind, unseen. (On a
- * primary, the scan's meta pin rules that out.) Scans read the chains right after copying meta,
- * so that this seldom happens.
+ * nulls. Returns false if the scan must start over: a page was recycled under it, or, if meta was
+ * copied on a hot standby (on_standby), a flush or merge was replayed since (its generation
+ * changed), which may have freed the chains' pages and given them to a new chain of the same
+ * kind, unseen. (On a primary, the scan's meta pin rules that out.) Scans read the chains right
+ * after copying meta, so that this seldom happens.
  */
 bool
-mih_read_chains(Relation index, const MihMeta *meta, bool nulls, MihRowsFn fn, void *arg)
+mih_read_chains(Relation index, const MihMeta *meta, bool nulls, bool on_standby, MihRowsFn fn, void *arg)
 {
 	MihMeta		now;
 
@@ -703,7 +702,7 @@ mih_read_chains(Relation index, const MihMeta *meta, bool nulls, MihRowsFn fn, v
 		!read_chain(index, meta->pending_head, MIH_PAGE_PENDING, fn, arg) ||
 		(nulls && !read_chain(index, meta->nulls_head, MIH_PAGE_NULLS, fn, arg)))
 		return false;
-	if (!RecoveryInProgress())
+	if (!on_standby)
 		return true;
 	mih_read_meta(index, &now);
 	return now.generation == meta->generation;

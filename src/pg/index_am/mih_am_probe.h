@@ -56,6 +56,7 @@ extern double mih_radius_levels(const MihMeta *meta, const MihRun *run, int radi
 extern bool mih_probe_read_table0(MihProbe *pr, MihRowsFn fn, void *arg);
 extern bool mih_probe_ordinal_tid(MihProbe *pr, uint32 ord, ItemPointerData *tid);
 extern bool mih_probe_rows_of(MihProbe *pr, const uint64 *keys, Size n, MihTidFn fn, void *arg);
-extern bool mih_read_chains(Relation index, const MihMeta *meta, bool nulls, MihRowsFn fn, void *arg);
+extern bool mih_read_chains(Relation index, const MihMeta *meta, bool nulls, bool on_standby, MihRowsFn fn,
+							void *arg);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "access/itup.h"
 #include "access/relscan.h"
+#include "access/xlog.h"
 #include "miscadmin.h"
 #include "nodes/tidbitmap.h"
 #include "pgstat.h"
@@ -366,11 +367,12 @@ compute(IndexScanDesc scan)
 	{
 		so->ntids = 0;
 		/* The pin on the meta page keeps a merge from recycling the pages this copy describes. */
+		so->on_standby = RecoveryInProgress();
 		meta_buf = mih_pin_meta(scan->indexRelation, &meta);
-		complete = mih_read_chains(scan->indexRelation, &meta, so->nballs == 0, scan_rows_page, so);
+		complete = mih_read_chains(scan->indexRelation, &meta, so->nballs == 0, so->on_standby, scan_rows_page, so);
 		for (uint32 r = 0; r < meta.nruns && complete; r++)
 			complete = probe_tables(so, scan->indexRelation, &meta, &meta.runs[r], &cache);
-		complete = complete && mih_runs_unchanged(scan->indexRelation, &meta);
+		complete = complete && mih_runs_unchanged(scan->indexRelation, &meta, so->on_standby);
 		ReleaseBuffer(meta_buf);
 		if (!complete)
 			mih_check_retry(scan->indexRelation, &meta);

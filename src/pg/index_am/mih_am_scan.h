@@ -34,6 +34,12 @@ typedef struct MihScanState
 	IndexTuple	empty_itup;		/* what an index-only scan gets (see mih_gettuple) */
 	/* a scan ordered by sh <-> q, else NULL */
 	MihKnnState *knn;
+	/*
+	 * Whether the scan's copy of the meta page was made on a hot standby, whose replay does not
+	 * wait for the scan's pin: its pages may have been recycled under it, even if the standby is
+	 * promoted before the scan ends (mih_read_chains, mih_runs_unchanged).
+	 */
+	bool		on_standby;
 } MihScanState;
 
 /* True if hash h is within every ball of the scan's keys (always, for a scan without keys). */
