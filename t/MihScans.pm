@@ -34,8 +34,9 @@ sub create_mismatches
 # Runs the SQL script $write on the primary for 14 s ($clients pgbench clients) while two new
 # connections to the standby at a time (each reads every run's directory afresh) compare the
 # index's answers on table t with a sequential scan's in one snapshot (mismatches, above: create
-# it on the primary first) and run simhash_mih_check on $index, for 12 s; both must have run, and
-# no scan may find a mismatch or an error. $what names the primary's work in the tests' names.
+# it on the primary first) and run simhash_mih_check and simhash_mih_state on $index, for 12 s;
+# both sides must have run, and no scan may find a mismatch or an error. $what names the primary's
+# work in the tests' names.
 sub standby_scans_while
 {
 	my ($primary, $standby, $clients, $write, $index, $what) = @_;
@@ -60,6 +61,10 @@ sub standby_scans_while
 			},
 			'check@1' => qq{
 				SELECT live_sorted_rows FROM simhash_mih_check('$index');
+			},
+			# counts the pending chain's tail page, which a replayed flush recycles
+			'state@1' => qq{
+				SELECT pending_rows FROM simhash_mih_state('$index');
 			},
 		});
 	$writers->finish;

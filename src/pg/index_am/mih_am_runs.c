@@ -91,6 +91,37 @@ simhash_mih_runs(PG_FUNCTION_ARGS)
 }
 
 /* The index's runs and unsorted rows in one row, and rows written by flushes and merges. */
+/*
+ * The pending rows of *meta, which *meta_buf pins: the meta page's count and the rows on the
+ * pending chain's tail page. On a primary the pin keeps the tail page from being recycled while
+ * it is counted; a hot standby replays a flush without waiting for it, so there a tail page of
+ * another kind sends the count back to the meta page as it is now (the copy and its pin with it).
+ */
+static uint64
+pending_rows(Relation index, MihMeta *meta, Buffer *meta_buf)
+{
+	for (;;)
+	{
+		MihWalk		walk;
+		Buffer		tail;
+		uint64		rows;
+
+		if (meta->pending_tail == InvalidBlockNumber)
+			return meta->npending;
+		mih_walk_start(&walk, index);
+		tail = mih_read_chain_page(&walk, meta->pending_tail, MIH_PAGE_PENDING);
+		if (BufferIsValid(tail))
+		{
+			rows = meta->npending + MihPageGetOpaque(BufferGetPage(tail))->nitems;
+			UnlockReleaseBuffer(tail);
+			return rows;
+		}
+		mih_check_retry(index, meta);
+		ReleaseBuffer(*meta_buf);
+		*meta_buf = mih_pin_meta(index, meta);
+	}
+}
+
 Datum
 simhash_mih_state(PG_FUNCTION_ARGS)
 {
@@ -99,17 +130,18 @@ simhash_mih_state(PG_FUNCTION_ARGS)
 	TupleDesc	tupdesc;
 	MihMeta		meta;
 	Buffer		meta_buf;
+	uint64		pending;
 	Datum		values[8];
 	bool		nulls[8] = {false};
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "simhash_mih_state must return a record");
-	/* The pin keeps the tail page from being recycled while it is counted. */
 	meta_buf = mih_pin_meta(index, &meta);
+	pending = pending_rows(index, &meta, &meta_buf);
 	values[0] = Int32GetDatum(meta.ntables);
 	values[1] = Int32GetDatum((int32) meta.nruns);
 	values[2] = Int64GetDatum((int64) mih_sorted_rows(&meta));
-	values[3] = Int64GetDatum((int64) (meta.npending + mih_tail_rows(index, meta.pending_tail)));
+	values[3] = Int64GetDatum((int64) pending);
 	values[4] = Int64GetDatum((int64) meta.nsealed);
 	values[5] = Int64GetDatum((int64) mih_pending_limit_rows(index));
 	values[6] = Int64GetDatum((int64) meta.inserted);
