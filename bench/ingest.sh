@@ -19,7 +19,9 @@
 # hold at the end), is timed in the same turns: a fresh index's times grow with its rows (about as
 # a power of them), so each sample is then also compared with a fresh index of the sample's row
 # count, its p50 interpolated between the two references' (log-log), which separates what the
-# growing index's state costs from what its growth costs.
+# growing index's state costs from what its growth costs. (Each turn then runs three queries, and
+# a third table and index take room in shared buffers: such a run's ratios to crawl_ref are not
+# comparable with a run's without it.)
 #
 #   bench/ingest.sh N W T S          e.g. bench/ingest.sh 1000000 2 180 30
 #
@@ -49,6 +51,7 @@ INDEX_WITH=${INDEX_WITH:-}
 grown_rows=
 if [ -n "${GROWN_REF:-}" ]; then
     grown_rows=$((N + ${RATE:?GROWN_REF needs RATE} * T))
+    [ "$grown_rows" -gt "$N" ] || { echo "GROWN_REF needs a whole RATE above 0" >&2; exit 2; }
 fi
 
 export SIMHASH_PG_OPTS=${SIMHASH_PG_OPTS:--c shared_buffers=4GB}
@@ -264,11 +267,13 @@ echo "| s | rows | inserts/s | pending | runs: rows | index MB | radius 3 / 5 / 
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 prev_at=0
 prev_rows=$N
-# One line of the table for the sample at $1 s; the insert rate is since the previous line's.
+# One line of the table for the sample at $1 s, which began with $2 rows (default: as many as now);
+# the insert rate is since the previous line's. The sample's rows are the mean of the two counts:
+# the writers went on while it ran.
 line() {
     local rows
     rows=$(rows_now)
-    sql -c "INSERT INTO sample_rows VALUES ($1, $rows)"
+    sql -c "INSERT INTO sample_rows VALUES ($1, (${2:-$rows} + $rows) / 2)"
     sql -c "SELECT format('| %s | %s | %s | %s | %s: %s | %s | %s / %s / %s | %s | %s / %s | %s / %s / %s / %s | %s / %s | %s |', $1, $rows,
         CASE WHEN $1 > $prev_at THEN round(($rows - $prev_rows)::numeric / ($1 - $prev_at)) END,
         st.pending, st.runs, run_sizes(), pg_relation_size('crawl_mih') / 1048576,
@@ -282,23 +287,27 @@ line() {
     prev_at=$1
     prev_rows=$rows
 }
+sample_line() {
+    local before
+    before=$(rows_now)
+    sample_at "$1"
+    line "$1" "$before"
+}
 line 0
 while kill -0 "$writers" 2>/dev/null; do
     sleep "$S"
     kill -0 "$writers" 2>/dev/null || break
-    at=$(( $(date +%s) - start ))
-    sample_at "$at"
-    line "$at"
+    sample_line "$(( $(date +%s) - start ))"
 done
 wait "$writers"; writers=
 idx_tps=$(tps_of indexed)
+# the last sample, unless the loop's took this second
 at=$(( $(date +%s) - start ))
-sample_at "$at"
-line "$at"
+[ "$at" -gt "$prev_at" ] && sample_line "$at"
 kill "$poller"; poller=
 read -r inserted written <<<"$(sql -F' ' -c "SELECT inserted, written FROM index_state()")"
 size1=$(sql -c "SELECT pg_relation_size('crawl_mih')")
-last=$at
+last=$prev_at
 stopped=$(date +%s)
 
 # The grown index against a fresh index of the same rows (a copy of the table), both prewarmed and
@@ -373,10 +382,10 @@ if [ -n "$grown_rows" ]; then
                        FROM samples g JOIN samples f ON f.at_s = g.at_s AND f.query_set = 'ref_' || g.query_set
                        JOIN samples f2 ON f2.at_s = g.at_s AND f2.query_set = 'ref2_' || g.query_set
                        JOIN sample_rows n ON n.at_s = g.at_s
-                       WHERE g.at_s > 0 AND g.query_set NOT LIKE 'ref%')
+                       WHERE g.at_s > 0 AND g.query_set NOT LIKE 'ref%' AND f.p50_ms > 0 AND f2.p50_ms > 0)
             SELECT format('| %s | %sx | %sx (at %s s) | %s of %s | %s | %sx |', query_set,
                    round((percentile_cont(0.5) WITHIN GROUP (ORDER BY g / f))::numeric, 2), round(max(g / f)::numeric, 2),
-                   (array_agg(at_s ORDER BY g / f DESC))[1], count(*) FILTER (WHERE g <= 1.3 * f), count(*),
+                   (array_agg(at_s ORDER BY g / f DESC NULLS LAST))[1], count(*) FILTER (WHERE g <= 1.3 * f), count(g),
                    count(*) FILTER (WHERE g <= greatest(1.3 * f, f + 0.15)),
                    round((percentile_cont(0.5) WITHIN GROUP (ORDER BY growth))::numeric, 2))
             FROM r GROUP BY query_set ORDER BY query_set"

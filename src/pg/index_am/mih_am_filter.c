@@ -111,7 +111,7 @@ mih_read_filters(Relation index, const MihMeta *meta, const MihRun *run, MihDire
 		Size		n = mih_read_item_chain(index, run->filter_head[j], MIH_PAGE_FILTER, words,
 											sizeof(uint64), nwords, recycled);
 
-		if (n != nwords && !(recycled && *recycled))
+		if (recycled == NULL && n != nwords)
 			mih_corrupt(index, run->filter_head[j], "the filter of table %d holds %zu of its %zu words",
 						j, n, nwords);
 		dir->filter[j] = words;

@@ -824,8 +824,9 @@ refill(IndexScanDesc scan, MihScanState *so, MihKnnState *st)
 	MemoryContext old;
 	bool		ok;
 
-	/* The pin keeps a merge from recycling the pages of the tables the copy describes. */
+	/* Asked before the copy: a standby promoted after it still needs the end checks. */
 	so->on_standby = RecoveryInProgress();
+	/* The pin keeps a merge from recycling the pages of the tables the copy describes. */
 	meta_buf = mih_pin_meta(index, &meta);
 	old = MemoryContextSwitchTo(st->cxt);
 

@@ -249,7 +249,7 @@ mih_read_chain_page(MihWalk *walk, BlockNumber blkno, uint16 kind)
  * Reads a chain of pages of the given kind that holds an array (a table's fences, a filter's
  * words): copies their items, item_size bytes each from the start of each page's contents, into
  * items in chain order, and returns how many there were. A chain holding more than capacity items
- * is damage; the caller checks that it held as many as it should. With recycled (a scan that may
+ * is damage; without recycled, the caller checks that it held as many as it should. With recycled (a scan that may
  * read pages a hot standby recycled under it), a page of another kind or a chain of more or fewer
  * than capacity items is not damage yet: it sets *recycled (ending the read), and the caller
  * finds out which it was. (A recycled page may have become a page of the same kind in a new
@@ -301,9 +301,10 @@ mih_read_item_chain(Relation index, BlockNumber head, uint16 kind, void *items, 
 
 /*
  * A scan found a page that does not belong to the tables or chains of the meta copy it started
- * from. That is legitimate only if the index changed meanwhile (a merge, or a standby replaying
- * one, rewrites the meta page): the scan starts over. If the meta page is as it was, the page is
- * damaged, and starting over would find it again forever.
+ * from, or a chain that leads nowhere (see mih_read_chain_page). That is legitimate only if the
+ * index changed meanwhile (a merge, or a standby replaying one, rewrites the meta page): the scan
+ * starts over. If the meta page is as it was, the pages are damaged, and starting over would find
+ * them again forever.
  */
 void
 mih_check_retry(Relation index, const MihMeta *seen)
@@ -313,7 +314,7 @@ mih_check_retry(Relation index, const MihMeta *seen)
 	mih_read_meta(index, &now);
 	if (memcmp(&now, seen, sizeof(MihMeta)) == 0)
 		mih_corrupt(index, MIH_META_BLKNO,
-					"a page the meta page leads to is of another kind or build, and the index has not changed");
+					"a page the meta page leads to is of another kind or build, or a chain leads past the end, to the meta page or round, and the index has not changed");
 }
 
 void
@@ -648,7 +649,7 @@ read_directory(Relation index, const MihMeta *meta, const MihRun *run, bool *rec
 													MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 		n = mih_read_item_chain(index, run->fence_head[j], MIH_PAGE_FENCE, fences, sizeof(MihFence), pages,
 								recycled);
-		if (n != pages && !(recycled && *recycled))
+		if (recycled == NULL && n != pages)
 			mih_corrupt(index, run->fence_head[j], "the directory lists %zu of the %u pages of table %d",
 						n, pages, j);
 		for (uint32 p = 0; p < pages; p++)
@@ -661,7 +662,7 @@ read_directory(Relation index, const MihMeta *meta, const MihRun *run, bool *rec
 		{
 			n = mih_read_item_chain(index, run->hint_head[j], MIH_PAGE_HINTS, dir->recent[j], sizeof(Buffer),
 									pages, recycled);
-			if (n != pages && !(recycled && *recycled))
+			if (recycled == NULL && n != pages)
 				mih_corrupt(index, run->hint_head[j], "the hints list %zu of the %u pages of table %d",
 							n, pages, j);
 		}

@@ -90,12 +90,12 @@ simhash_mih_runs(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
-/* The index's runs and unsorted rows in one row, and rows written by flushes and merges. */
 /*
  * The pending rows of *meta, which *meta_buf pins: the meta page's count and the rows on the
  * pending chain's tail page. On a primary the pin keeps the tail page from being recycled while
  * it is counted; a hot standby replays a flush without waiting for it, so there a tail page of
- * another kind sends the count back to the meta page as it is now (the copy and its pin with it).
+ * another kind, or a flush replayed meanwhile (the generation moved: the tail page may be a new
+ * chain's), sends the count back to the meta page as it is now (the copy and its pin with it).
  */
 static uint64
 pending_rows(Relation index, MihMeta *meta, Buffer *meta_buf)
@@ -112,16 +112,24 @@ pending_rows(Relation index, MihMeta *meta, Buffer *meta_buf)
 		tail = mih_read_chain_page(&walk, meta->pending_tail, MIH_PAGE_PENDING);
 		if (BufferIsValid(tail))
 		{
+			MihMeta		now;
+
 			rows = meta->npending + MihPageGetOpaque(BufferGetPage(tail))->nitems;
 			UnlockReleaseBuffer(tail);
-			return rows;
+			if (!RecoveryInProgress())
+				return rows;
+			mih_read_meta(index, &now);
+			if (now.generation == meta->generation)
+				return rows;
 		}
-		mih_check_retry(index, meta);
+		else
+			mih_check_retry(index, meta);
 		ReleaseBuffer(*meta_buf);
 		*meta_buf = mih_pin_meta(index, meta);
 	}
 }
 
+/* The index's runs and unsorted rows in one row, and rows written by flushes and merges. */
 Datum
 simhash_mih_state(PG_FUNCTION_ARGS)
 {

@@ -366,8 +366,9 @@ compute(IndexScanDesc scan)
 	do
 	{
 		so->ntids = 0;
-		/* The pin on the meta page keeps a merge from recycling the pages this copy describes. */
+		/* Asked before the copy: a standby promoted after it still needs the end checks. */
 		so->on_standby = RecoveryInProgress();
+		/* The pin on the meta page keeps a merge from recycling the pages this copy describes. */
 		meta_buf = mih_pin_meta(scan->indexRelation, &meta);
 		complete = mih_read_chains(scan->indexRelation, &meta, so->nballs == 0, so->on_standby, scan_rows_page, so);
 		for (uint32 r = 0; r < meta.nruns && complete; r++)
