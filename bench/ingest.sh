@@ -21,7 +21,9 @@
 # count, its p50 interpolated between the two references' (log-log), which separates what the
 # growing index's state costs from what its growth costs. (Each turn then runs three queries, and
 # a third table and index take room in shared buffers: such a run's ratios to crawl_ref are not
-# comparable with a run's without it.)
+# comparable with a run's without it.) With TWIN_REF=1 instead, the second reference holds the N
+# rows only, a twin of the first: how far two fresh indexes of the same rows differ from sample to
+# sample under the same load is the method's own noise.
 #
 #   bench/ingest.sh N W T S          e.g. bench/ingest.sh 1000000 2 180 30
 #
@@ -52,6 +54,8 @@ grown_rows=
 if [ -n "${GROWN_REF:-}" ]; then
     grown_rows=$((N + ${RATE:?GROWN_REF needs RATE} * T))
     [ "$grown_rows" -gt "$N" ] || { echo "GROWN_REF needs a whole RATE above 0" >&2; exit 2; }
+elif [ -n "${TWIN_REF:-}" ]; then
+    grown_rows=$N
 fi
 
 export SIMHASH_PG_OPTS=${SIMHASH_PG_OPTS:--c shared_buffers=4GB}
@@ -241,7 +245,7 @@ sql -c "CREATE TABLE crawl_ref AS SELECT * FROM crawl" \
     -c "CREATE INDEX crawl_ref_mih ON crawl_ref USING simhash_mih (sh) $INDEX_WITH" -c "VACUUM ANALYZE crawl_ref"
 sql -c "SELECT pg_prewarm('crawl_mih'), pg_prewarm('crawl'), pg_prewarm('crawl_ref_mih'), pg_prewarm('crawl_ref')" >/dev/null
 if [ -n "$grown_rows" ]; then
-    log "a fresh index of $grown_rows rows, the rows the growing index will hold at the end"
+    log "a second fresh index, of $grown_rows rows"
     sql -c "CREATE TABLE crawl_ref_grown AS SELECT * FROM crawl UNION ALL
                 SELECT $N + g, ('x' || substr(md5(random()::text || '/' || g), 1, 16))::bit(64)::simhash
                 FROM generate_series(1, $grown_rows - $N) g" \
@@ -371,7 +375,21 @@ sql -c "WITH r AS (SELECT g.at_s, g.query_set, g.p50_ms AS g, f.p50_ms AS f, g.p
                round(max(x) FILTER (WHERE at_s = 0)::numeric, 2), round(max(x) FILTER (WHERE at_s = -1)::numeric, 2),
                coalesce(round(max(x) FILTER (WHERE at_s = -2)::numeric, 2) || 'x', '-'))
         FROM r GROUP BY query_set ORDER BY query_set"
-if [ -n "$grown_rows" ]; then
+if [ "${grown_rows:-0}" = "$N" ]; then
+    echo
+    echo "The two fresh indexes of the same $N rows, timed in the same turns: the second's p50 / the first's, each sample:"
+    echo
+    echo "| query set | median sample | lowest, highest | samples where one took over 1.3x the other's | over 1.3x and 0.15 ms |"
+    echo "|---|---|---|---|---|"
+    sql -c "WITH r AS (SELECT f.query_set, f.p50_ms AS f, f2.p50_ms AS f2, f2.p50_ms / f.p50_ms AS x
+                       FROM samples f JOIN samples f2 ON f2.at_s = f.at_s AND f2.query_set = 'ref2_' || substr(f.query_set, 5)
+                       WHERE f.at_s > 0 AND f.query_set LIKE 'ref\_%' AND f.p50_ms > 0 AND f2.p50_ms > 0)
+            SELECT format('| %s | %sx | %sx, %sx | %s of %s | %s |', substr(query_set, 5),
+                   round((percentile_cont(0.5) WITHIN GROUP (ORDER BY x))::numeric, 2), round(min(x)::numeric, 2),
+                   round(max(x)::numeric, 2), count(*) FILTER (WHERE greatest(x, 1 / x) > 1.3), count(*),
+                   count(*) FILTER (WHERE greatest(x, 1 / x) > 1.3 AND abs(f2 - f) > 0.15))
+            FROM r GROUP BY query_set ORDER BY query_set"
+elif [ -n "$grown_rows" ]; then
     echo
     echo "Each sample's p50 on the growing index / a fresh index of the sample's rows (its p50 interpolated by the rows, log-log, between the reference of $N rows and the one of $grown_rows):"
     echo
