@@ -279,6 +279,7 @@ extern Buffer mih_pin_meta(Relation index, MihMeta *meta);
 extern void mih_read_meta(Relation index, MihMeta *meta);
 extern bool mih_has_run(const MihMeta *meta, uint64 build_id, uint64 epoch);
 extern bool mih_runs_unchanged(Relation index, const MihMeta *seen, bool on_standby);
+extern bool mih_generation_unchanged(Relation index, const MihMeta *seen, bool on_standby);
 extern const MihDirectory *mih_directory(Relation index, const MihMeta *meta, const MihRun *run,
 										 bool *stale);
 extern void mih_free_page(Relation index, BlockNumber blkno);
@@ -401,7 +402,7 @@ extern void mih_buildempty(Relation index);
 extern void mih_merge_in_background(Relation index);
 
 /* mih_am_insert.c */
-extern uint64 mih_tail_rows(Relation index, BlockNumber tail);
+extern uint64 mih_tail_rows(Relation index, BlockNumber tail, bool *recycled);
 extern bool mih_insert(Relation index, Datum *values, bool *isnull, ItemPointer tid, Relation heap,
 					   IndexUniqueCheck check, bool indexUnchanged, IndexInfo *info);
 

@@ -128,10 +128,12 @@ append_to_new_tail(Relation index, uint16 kind, uint64 hash, ItemPointer tid)
 /*
  * The rows of the pending chain's tail page, which the meta page's npending does not count yet.
  * The caller holds the meta page locked, or pinned (the count may then be late, the page is not
- * recycled).
+ * recycled). With recycled (a reader on a hot standby, which replays a flush without waiting for
+ * pins), a tail page that is no longer a pending page is not damage yet: it sets *recycled and
+ * counts 0, and the caller finds out which it was (mih_read_chain_page).
  */
 uint64
-mih_tail_rows(Relation index, BlockNumber tail)
+mih_tail_rows(Relation index, BlockNumber tail, bool *recycled)
 {
 	MihWalk		walk;
 	Buffer		buffer;
@@ -140,7 +142,13 @@ mih_tail_rows(Relation index, BlockNumber tail)
 	if (tail == InvalidBlockNumber)
 		return 0;
 	mih_walk_start(&walk, index);
-	buffer = mih_read_kind(&walk, tail, MIH_PAGE_PENDING, false, BUFFER_LOCK_SHARE);
+	if (recycled == NULL)
+		buffer = mih_read_kind(&walk, tail, MIH_PAGE_PENDING, false, BUFFER_LOCK_SHARE);
+	else if (!BufferIsValid(buffer = mih_read_chain_page(&walk, tail, MIH_PAGE_PENDING)))
+	{
+		*recycled = true;
+		return 0;
+	}
 	n = MihPageGetOpaque(BufferGetPage(buffer))->nitems;
 	UnlockReleaseBuffer(buffer);
 	return n;

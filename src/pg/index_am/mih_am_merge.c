@@ -339,7 +339,7 @@ flush_locked(Relation index, uint64 min_rows, MihRows *out)
 	if (page_meta->sealed_head == InvalidBlockNumber)
 	{
 		/* The tail's rows count now: inserts that found it are done with it (mih_am_insert.c). */
-		uint64		tail_rows = mih_tail_rows(index, page_meta->pending_tail);
+		uint64		tail_rows = mih_tail_rows(index, page_meta->pending_tail, NULL);
 
 		if (page_meta->pending_head == InvalidBlockNumber ||
 			page_meta->npending + tail_rows < min_rows || page_meta->nruns == MIH_MAX_RUNS)
@@ -1104,7 +1104,7 @@ mih_settle_due(Relation index)
 	bool		chosen[MIH_MAX_RUNS];
 	/* The pin keeps the tail page from being recycled while it is counted. */
 	Buffer		meta_buf = mih_pin_meta(index, &meta);
-	uint64		pending = meta.npending + meta.nsealed + mih_tail_rows(index, meta.pending_tail);
+	uint64		pending = meta.npending + meta.nsealed + mih_tail_rows(index, meta.pending_tail, NULL);
 
 	ReleaseBuffer(meta_buf);
 	return mih_settles(index) &&
@@ -1149,7 +1149,7 @@ mih_rows_appended(Relation index)
 {
 	MihMeta		meta;
 	Buffer		meta_buf = mih_pin_meta(index, &meta);
-	uint64		n = meta.inserted + mih_tail_rows(index, meta.pending_tail);
+	uint64		n = meta.inserted + mih_tail_rows(index, meta.pending_tail, NULL);
 
 	ReleaseBuffer(meta_buf);
 	return n;

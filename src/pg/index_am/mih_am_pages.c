@@ -249,11 +249,11 @@ mih_read_chain_page(MihWalk *walk, BlockNumber blkno, uint16 kind)
  * Reads a chain of pages of the given kind that holds an array (a table's fences, a filter's
  * words): copies their items, item_size bytes each from the start of each page's contents, into
  * items in chain order, and returns how many there were. A chain holding more than capacity items
- * is damage; without recycled, the caller checks that it held as many as it should. With recycled (a scan that may
- * read pages a hot standby recycled under it), a page of another kind or a chain of more or fewer
- * than capacity items is not damage yet: it sets *recycled (ending the read), and the caller
- * finds out which it was. (A recycled page may have become a page of the same kind in a new
- * chain, even the same run's after a merge in slices, so the chain can also end early.)
+ * is damage; without recycled, the caller checks that it held as many as it should. With recycled
+ * (a scan that may read pages a hot standby recycled under it), a page of another kind or a chain
+ * of more or fewer than capacity items is not damage yet: it sets *recycled (ending the read), and
+ * the caller finds out which it was. (A recycled page may have become a page of the same kind in
+ * a new chain, even the same run's after a merge in slices, so the chain can also end early.)
  */
 Size
 mih_read_item_chain(Relation index, BlockNumber head, uint16 kind, void *items, Size item_size,
@@ -314,7 +314,8 @@ mih_check_retry(Relation index, const MihMeta *seen)
 	mih_read_meta(index, &now);
 	if (memcmp(&now, seen, sizeof(MihMeta)) == 0)
 		mih_corrupt(index, MIH_META_BLKNO,
-					"a page the meta page leads to is of another kind or build, or a chain leads past the end, to the meta page or round, and the index has not changed");
+					"a page the meta page leads to is of another kind or build, or a chain leads "
+					"past the end, to the meta page or round, and the index has not changed");
 }
 
 void
@@ -617,6 +618,23 @@ mih_runs_unchanged(Relation index, const MihMeta *seen, bool on_standby)
 		return true;
 	mih_read_meta(index, &now);
 	return now.slices == seen->slices;
+}
+
+/*
+ * If seen was copied on a hot standby (on_standby, even if it was promoted since), true if no
+ * flush or merge was replayed since (the generation did not move): a reader of the pending and
+ * NULL chains asks this at its end, as such a change may have freed the chains' pages and given
+ * them to a new chain of the same kind, unseen. On a primary the reader's meta pin keeps them.
+ */
+bool
+mih_generation_unchanged(Relation index, const MihMeta *seen, bool on_standby)
+{
+	MihMeta		now;
+
+	if (!on_standby)
+		return true;
+	mih_read_meta(index, &now);
+	return now.generation == seen->generation;
 }
 
 /* Reads the directory of one run from its fence pages (recycled: see mih_read_item_chain). */

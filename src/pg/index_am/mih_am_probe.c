@@ -696,14 +696,8 @@ read_chain(Relation index, BlockNumber head, uint16 kind, MihRowsFn fn, void *ar
 bool
 mih_read_chains(Relation index, const MihMeta *meta, bool nulls, bool on_standby, MihRowsFn fn, void *arg)
 {
-	MihMeta		now;
-
-	if (!read_chain(index, meta->sealed_head, MIH_PAGE_PENDING, fn, arg) ||
-		!read_chain(index, meta->pending_head, MIH_PAGE_PENDING, fn, arg) ||
-		(nulls && !read_chain(index, meta->nulls_head, MIH_PAGE_NULLS, fn, arg)))
-		return false;
-	if (!on_standby)
-		return true;
-	mih_read_meta(index, &now);
-	return now.generation == meta->generation;
+	return read_chain(index, meta->sealed_head, MIH_PAGE_PENDING, fn, arg) &&
+		read_chain(index, meta->pending_head, MIH_PAGE_PENDING, fn, arg) &&
+		(!nulls || read_chain(index, meta->nulls_head, MIH_PAGE_NULLS, fn, arg)) &&
+		mih_generation_unchanged(index, meta, on_standby);
 }

@@ -93,36 +93,22 @@ simhash_mih_runs(PG_FUNCTION_ARGS)
 /*
  * The pending rows of *meta, which *meta_buf pins: the meta page's count and the rows on the
  * pending chain's tail page. On a primary the pin keeps the tail page from being recycled while
- * it is counted; a hot standby replays a flush without waiting for it, so there a tail page of
- * another kind, or a flush replayed meanwhile (the generation moved: the tail page may be a new
- * chain's), sends the count back to the meta page as it is now (the copy and its pin with it).
+ * it is counted; a hot standby (on_standby: the copy was made on one) replays a flush without
+ * waiting for it, so there a recycled tail page, or a flush replayed meanwhile (the tail page may
+ * be a new chain's), sends the count back to the meta page as it is now (the copy and its pin
+ * with it).
  */
 static uint64
-pending_rows(Relation index, MihMeta *meta, Buffer *meta_buf)
+pending_rows(Relation index, bool on_standby, MihMeta *meta, Buffer *meta_buf)
 {
 	for (;;)
 	{
-		MihWalk		walk;
-		Buffer		tail;
-		uint64		rows;
+		bool		recycled = false;
+		uint64		tail = mih_tail_rows(index, meta->pending_tail, &recycled);
 
-		if (meta->pending_tail == InvalidBlockNumber)
-			return meta->npending;
-		mih_walk_start(&walk, index);
-		tail = mih_read_chain_page(&walk, meta->pending_tail, MIH_PAGE_PENDING);
-		if (BufferIsValid(tail))
-		{
-			MihMeta		now;
-
-			rows = meta->npending + MihPageGetOpaque(BufferGetPage(tail))->nitems;
-			UnlockReleaseBuffer(tail);
-			if (!RecoveryInProgress())
-				return rows;
-			mih_read_meta(index, &now);
-			if (now.generation == meta->generation)
-				return rows;
-		}
-		else
+		if (!recycled && mih_generation_unchanged(index, meta, on_standby))
+			return meta->npending + tail;
+		if (recycled)
 			mih_check_retry(index, meta);
 		ReleaseBuffer(*meta_buf);
 		*meta_buf = mih_pin_meta(index, meta);
@@ -139,13 +125,16 @@ simhash_mih_state(PG_FUNCTION_ARGS)
 	MihMeta		meta;
 	Buffer		meta_buf;
 	uint64		pending;
+	bool		on_standby;
 	Datum		values[8];
 	bool		nulls[8] = {false};
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "simhash_mih_state must return a record");
+	/* Asked before the copy: a promotion after it does not make the copy a primary's. */
+	on_standby = RecoveryInProgress();
 	meta_buf = mih_pin_meta(index, &meta);
-	pending = pending_rows(index, &meta, &meta_buf);
+	pending = pending_rows(index, on_standby, &meta, &meta_buf);
 	values[0] = Int32GetDatum(meta.ntables);
 	values[1] = Int32GetDatum((int32) meta.nruns);
 	values[2] = Int64GetDatum((int64) mih_sorted_rows(&meta));

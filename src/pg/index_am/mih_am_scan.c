@@ -1,11 +1,11 @@
 /*
  * Scanning a simhash_mih index: sh <@ hamming_ball(q, k). The first call computes every answer
- * (probing the sorted tables of each run, then reading the sealed and pending pages) and compares full hashes inside the
- * index, so the tids returned are exactly the rows within k (no recheck); later calls hand them
- * out. Dead rows that VACUUM has not yet removed are filtered by the heap's visibility check.
- * A scan with no key (the planner builds one for count(*) over wide rows) returns every row,
- * NULL hashes included, as btree and GiST do. A scan that orders by distance (sh <-> q) is
- * mih_am_knn.c's.
+ * (probing the sorted tables of each run, then reading the sealed and pending pages) and compares
+ * full hashes inside the index, so the tids returned are exactly the rows within k (no recheck);
+ * later calls hand them out. Dead rows that VACUUM has not yet removed are filtered by the heap's
+ * visibility check. A scan with no key (the planner builds one for count(*) over wide rows) returns
+ * every row, NULL hashes included, as btree and GiST do. A scan that orders by distance (sh <-> q)
+ * is mih_am_knn.c's.
  */
 #include "simhash_type.h"
 #include "mih_am_probe.h"
