@@ -15,7 +15,7 @@
 # inserted). Each sample also says what ran beside it (the growing index's merges, VACUUMs,
 # checkpoints), and the ratios are split by it at the end.
 # With GROWN_REF=1 (and RATE), a second fresh index no writer touches, of the N rows and RATE x T
-# random hashes made as the writers make theirs (crawl_ref_grown: the rows the growing index will
+# random hashes made as the writers make theirs (crawl_ref2: the rows the growing index will
 # hold at the end), is timed in the same turns: a fresh index's times grow with its rows (about as
 # a power of them), so each sample is then also compared with a fresh index of the sample's row
 # count, its p50 interpolated between the two references' (log-log), which separates what the
@@ -50,12 +50,12 @@ NQ=${NQ:-200}
 SEED=${SEED:-42}
 BASELINE_S=${BASELINE_S:-$((T < 60 ? T : 60))}
 INDEX_WITH=${INDEX_WITH:-}
-grown_rows=
+ref2_rows=
 if [ -n "${GROWN_REF:-}" ]; then
-    grown_rows=$((N + ${RATE:?GROWN_REF needs RATE} * T))
-    [ "$grown_rows" -gt "$N" ] || { echo "GROWN_REF needs a whole RATE above 0" >&2; exit 2; }
+    ref2_rows=$((N + ${RATE:?GROWN_REF needs RATE} * T))
+    [ "$ref2_rows" -gt "$N" ] || { echo "GROWN_REF needs a whole RATE above 0" >&2; exit 2; }
 elif [ -n "${TWIN_REF:-}" ]; then
-    grown_rows=$N
+    ref2_rows=$N
 fi
 
 export SIMHASH_PG_OPTS=${SIMHASH_PG_OPTS:--c shared_buffers=4GB}
@@ -182,10 +182,9 @@ END $$;
 EOF
 
 # The sampling session, for the whole run (see the top). sample_at AT [REF] times every query set in
-# it against REF (default: crawl_ref, and crawl_ref_grown with GROWN_REF), each sample on the next
-# slice of the queries; warm_sample_at
-# times them twice and keeps the second: fresh indexes as a session that has been querying them
-# sees them.
+# it against REF (default: crawl_ref, and crawl_ref2 with GROWN_REF or TWIN_REF), each sample on
+# the next slice of the queries; warm_sample_at times them twice and keeps the second: fresh
+# indexes as a session that has been querying them sees them.
 coproc SAMPLER { sql -f - 2>&1; }
 printf 'SET pair_timing.nq = %s;\n' "$NQ" >&"${SAMPLER[1]}"
 slice=0
@@ -193,7 +192,7 @@ sample_at() {
     local out
     slice=$((slice + 1))
     local ref2=NULL
-    [ -z "${2:-}" ] && [ -n "$grown_rows" ] && ref2="'crawl_ref_grown'"
+    [ -z "${2:-}" ] && [ -n "$ref2_rows" ] && ref2="'crawl_ref2'"
     printf 'SELECT sample(%s, %s, %s, %s);\n\\echo sampled\n' "$1" "'${2:-crawl_ref}'" "$slice" "$ref2" >&"${SAMPLER[1]}"
     while read -r out <&"${SAMPLER[0]}"; do
         [ "$out" = sampled ] && return 0
@@ -244,13 +243,13 @@ build_s=$(echo "$(date +%s.%N) - $t0" | bc)
 sql -c "CREATE TABLE crawl_ref AS SELECT * FROM crawl" \
     -c "CREATE INDEX crawl_ref_mih ON crawl_ref USING simhash_mih (sh) $INDEX_WITH" -c "VACUUM ANALYZE crawl_ref"
 sql -c "SELECT pg_prewarm('crawl_mih'), pg_prewarm('crawl'), pg_prewarm('crawl_ref_mih'), pg_prewarm('crawl_ref')" >/dev/null
-if [ -n "$grown_rows" ]; then
-    log "a second fresh index, of $grown_rows rows"
-    sql -c "CREATE TABLE crawl_ref_grown AS SELECT * FROM crawl UNION ALL
+if [ -n "$ref2_rows" ]; then
+    log "a second fresh index, of $ref2_rows rows"
+    sql -c "CREATE TABLE crawl_ref2 AS SELECT * FROM crawl UNION ALL
                 SELECT $N + g, ('x' || substr(md5(random()::text || '/' || g), 1, 16))::bit(64)::simhash
-                FROM generate_series(1, $grown_rows - $N) g" \
-        -c "CREATE INDEX crawl_ref_grown_mih ON crawl_ref_grown USING simhash_mih (sh) $INDEX_WITH" \
-        -c "VACUUM ANALYZE crawl_ref_grown" -c "SELECT pg_prewarm('crawl_ref_grown_mih'), pg_prewarm('crawl_ref_grown')" >/dev/null
+                FROM generate_series(1, $ref2_rows - $N) g" \
+        -c "CREATE INDEX crawl_ref2_mih ON crawl_ref2 USING simhash_mih (sh) $INDEX_WITH" \
+        -c "VACUUM ANALYZE crawl_ref2" -c "SELECT pg_prewarm('crawl_ref2_mih'), pg_prewarm('crawl_ref2')" >/dev/null
 fi
 warm_sample_at 0
 size0=$(sql -c "SELECT pg_relation_size('crawl_mih')")
@@ -322,7 +321,7 @@ stopped=$(date +%s)
 # pages are then read from outside shared buffers, and more of the grown table's, written long
 # before, than of the copy's, just written (see the table pages read, at the end).
 log "a fresh index of the same rows, in a copy of the table"
-sql -c "DROP TABLE crawl_ref" -c "DROP TABLE IF EXISTS crawl_ref_grown" -c "CREATE TABLE crawl_copy AS SELECT * FROM crawl" \
+sql -c "DROP TABLE crawl_ref" -c "DROP TABLE IF EXISTS crawl_ref2" -c "CREATE TABLE crawl_copy AS SELECT * FROM crawl" \
     -c "CREATE INDEX crawl_copy_mih ON crawl_copy USING simhash_mih (sh) $INDEX_WITH" -c "VACUUM ANALYZE crawl_copy" \
     -c "SELECT pg_prewarm('crawl_mih'), pg_prewarm('crawl_copy_mih')" >/dev/null
 # At rest: a build whose worker settles an index once its writers paused (1.3) merges what the last
@@ -375,7 +374,7 @@ sql -c "WITH r AS (SELECT g.at_s, g.query_set, g.p50_ms AS g, f.p50_ms AS f, g.p
                round(max(x) FILTER (WHERE at_s = 0)::numeric, 2), round(max(x) FILTER (WHERE at_s = -1)::numeric, 2),
                coalesce(round(max(x) FILTER (WHERE at_s = -2)::numeric, 2) || 'x', '-'))
         FROM r GROUP BY query_set ORDER BY query_set"
-if [ "${grown_rows:-0}" = "$N" ]; then
+if [ "${ref2_rows:-0}" = "$N" ]; then
     echo
     echo "The two fresh indexes of the same $N rows, timed in the same turns: the second's p50 / the first's, each sample:"
     echo
@@ -389,14 +388,14 @@ if [ "${grown_rows:-0}" = "$N" ]; then
                    round(max(x)::numeric, 2), count(*) FILTER (WHERE greatest(x, 1 / x) > 1.3), count(*),
                    count(*) FILTER (WHERE greatest(x, 1 / x) > 1.3 AND abs(f2 - f) > 0.15))
             FROM r GROUP BY query_set ORDER BY query_set"
-elif [ -n "$grown_rows" ]; then
+elif [ -n "$ref2_rows" ]; then
     echo
-    echo "Each sample's p50 on the growing index / a fresh index of the sample's rows (its p50 interpolated by the rows, log-log, between the reference of $N rows and the one of $grown_rows):"
+    echo "Each sample's p50 on the growing index / a fresh index of the sample's rows (its p50 interpolated by the rows, log-log, between the reference of $N rows and the one of $ref2_rows):"
     echo
-    echo "| query set | median sample | worst sample | samples within 1.3x | within 1.3x or +0.15 ms | fresh index of $grown_rows rows / of $N: median sample |"
+    echo "| query set | median sample | worst sample | samples within 1.3x | within 1.3x or +0.15 ms | fresh index of $ref2_rows rows / of $N: median sample |"
     echo "|---|---|---|---|---|---|"
     sql -c "WITH r AS (SELECT g.at_s, g.query_set, g.p50_ms AS g, f2.p50_ms / f.p50_ms AS growth,
-                              exp(ln(f.p50_ms) + ln(f2.p50_ms / f.p50_ms) * ln(n.rows::float8 / $N) / ln($grown_rows::float8 / $N)) AS f
+                              exp(ln(f.p50_ms) + ln(f2.p50_ms / f.p50_ms) * ln(n.rows::float8 / $N) / ln($ref2_rows::float8 / $N)) AS f
                        FROM samples g JOIN samples f ON f.at_s = g.at_s AND f.query_set = 'ref_' || g.query_set
                        JOIN samples f2 ON f2.at_s = g.at_s AND f2.query_set = 'ref2_' || g.query_set
                        JOIN sample_rows n ON n.at_s = g.at_s

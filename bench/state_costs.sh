@@ -3,7 +3,7 @@
 # loads N rows of the workload (bench/gen/workload.cpp) into crawl and into crawl_ref, both indexed
 # afresh, then adds to crawl's index one state after another (pending rows, a merge into one run, a
 # run beside it, small runs) and after each times radius k = 3/5/8 and KNN-10 on both tables, each
-# query on one right after the other (the first in turns; bench/pair_timing.sql), NQ queries no
+# query on one right after the other (in both orders in turn; bench/pair_timing.sql), NQ queries no
 # state timed before, and prints the p50 of crawl over crawl_ref's. crawl_ref never changes: from
 # the merge on, crawl holds a few percent more rows, and the last line compares it with a fresh
 # index of the same rows. Autovacuum is off, so that only the statements below flush and merge.
