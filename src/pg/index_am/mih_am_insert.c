@@ -128,9 +128,10 @@ append_to_new_tail(Relation index, uint16 kind, uint64 hash, ItemPointer tid)
 /*
  * The rows of the pending chain's tail page, which the meta page's npending does not count yet.
  * The caller holds the meta page locked, or pinned (the count may then be late, the page is not
- * recycled). With recycled (a reader on a hot standby, which replays a flush without waiting for
- * pins), a tail page that is no longer a pending page is not damage yet: it sets *recycled and
- * counts 0, and the caller finds out which it was (mih_read_chain_page).
+ * recycled). With recycled (a reader whose copy of the meta page may come from a hot standby,
+ * which replays a flush without waiting for pins), a tail page that is no longer a pending page
+ * is not damage yet: it sets *recycled and counts 0, and the caller finds out which it was
+ * (mih_check_retry).
  */
 uint64
 mih_tail_rows(Relation index, BlockNumber tail, bool *recycled)

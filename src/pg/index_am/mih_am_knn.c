@@ -11,12 +11,12 @@
  * next step first. When table j has been probed through level t_j, every row within
  * sum_j (t_j + 1) - 1 bits has been found (a row missed by every table is more than t_j bits away
  * on every block j), so the distances up to that bound are final and are returned; farther rows
- * wait in their distance's bucket. Each step raises the bound by one bit. Every run of the index has the same m
- * tables, so a step probes table j at its next level in every run, and the bound holds for all of
- * them. Sealed, pending and NULL rows are read into the buckets at the start. Steps are costed in
- * entry comparisons (mih_level_cost): a probe is a random page visit plus the rows sharing a block
- * value; they go on while cheap, or while a waiting row becomes final within the cost of one pass
- * (worth_probing).
+ * wait in their distance's bucket. Each step raises the bound by one bit. Every run of the index
+ * has the same m tables, so a step probes table j at its next level in every run, and the bound
+ * holds for all of them. Sealed, pending and NULL rows are read into the buckets at the start.
+ * Steps are costed in entry comparisons (mih_level_cost): a probe is a random page visit plus the
+ * rows sharing a block value; they go on while cheap, or while a waiting row becomes final within
+ * the cost of one pass (worth_probing).
  *
  * Passes: when probing further would cost more than a pass, each further call reads table 0 of
  * every run, the sealed, pending and NULL rows once and keeps the smallest `cap` keys past the last

@@ -622,9 +622,10 @@ mih_runs_unchanged(Relation index, const MihMeta *seen, bool on_standby)
 
 /*
  * If seen was copied on a hot standby (on_standby, even if it was promoted since), true if no
- * flush or merge was replayed since (the generation did not move): a reader of the pending and
- * NULL chains asks this at its end, as such a change may have freed the chains' pages and given
- * them to a new chain of the same kind, unseen. On a primary the reader's meta pin keeps them.
+ * flush or merge was replayed since (the generation did not move): a reader of the sealed, pending
+ * and NULL chains (or of the pending chain's tail page) asks this at its end, as such a change may
+ * have freed the chains' pages and given them to a new chain of the same kind, unseen. On a
+ * primary the reader's meta pin keeps them.
  */
 bool
 mih_generation_unchanged(Relation index, const MihMeta *seen, bool on_standby)

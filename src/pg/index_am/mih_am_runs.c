@@ -94,9 +94,9 @@ simhash_mih_runs(PG_FUNCTION_ARGS)
  * The pending rows of *meta, which *meta_buf pins: the meta page's count and the rows on the
  * pending chain's tail page. On a primary the pin keeps the tail page from being recycled while
  * it is counted; a hot standby (on_standby: the copy was made on one) replays a flush without
- * waiting for it, so there a recycled tail page, or a flush replayed meanwhile (the tail page may
- * be a new chain's), sends the count back to the meta page as it is now (the copy and its pin
- * with it).
+ * waiting for it, so there a recycled tail page, or a flush replayed meanwhile (the tail page, or
+ * npending of a copy without one, may be out of date), sends the count back to the meta page as it
+ * is now (the copy and its pin with it).
  */
 static uint64
 pending_rows(Relation index, bool on_standby, MihMeta *meta, Buffer *meta_buf)
@@ -104,10 +104,10 @@ pending_rows(Relation index, bool on_standby, MihMeta *meta, Buffer *meta_buf)
 	for (;;)
 	{
 		bool		recycled = false;
-		uint64		tail = mih_tail_rows(index, meta->pending_tail, &recycled);
+		uint64		tail_rows = mih_tail_rows(index, meta->pending_tail, &recycled);
 
 		if (!recycled && mih_generation_unchanged(index, meta, on_standby))
-			return meta->npending + tail;
+			return meta->npending + tail_rows;
 		if (recycled)
 			mih_check_retry(index, meta);
 		ReleaseBuffer(*meta_buf);
