@@ -12,19 +12,20 @@ $$;
 -- runs on both, one right after the other, so that a moment of the shared machine's noise (tens of
 -- milliseconds) slows both, not one set, and the ratio of the two is what the index's state costs
 -- under the same load. The tables take every order in turn: what a query leaves in the processor's
--- caches weighs on the next one, so each table must come first, and after each other table, as
--- often as the rest. Every sample takes a slice of queries no sample took before, as a crawler
--- checks new pages: the same queries again would find the reference's pages for them hot (usage
--- counts, the backend's recent buffers) and the growing index's, rewritten by a merge meanwhile,
--- cold.
+-- caches weighs on the next one, so each table must come first, and right after each other table
+-- (the last of the query before included), as often as the rest: each order starts with the table
+-- the one before ended with. Every sample takes a slice of queries no sample took before, as a
+-- crawler checks new pages: the same queries again would find the reference's pages for them hot
+-- (usage counts, the backend's recent buffers) and the growing index's, rewritten by a merge
+-- meanwhile, cold.
 -- The slice is NQ queries, NQ the setting pair_timing.nq. With p_ref2 (the ref2_ columns), each
 -- query runs on three tables, in the six orders in turn.
 CREATE FUNCTION time_pair(p_sql text, p_k int, p_ref text, p_slice int, p_ref2 text DEFAULT NULL,
                           OUT p50_ms float8, OUT p99_ms float8, OUT ref_p50_ms float8, OUT ref_p99_ms float8,
                           OUT ref2_p50_ms float8, OUT ref2_p99_ms float8) LANGUAGE plpgsql AS $$
 DECLARE q record; t0 timestamptz; ids bigint[]; tabs text[] := array_remove(ARRAY['crawl', p_ref, p_ref2], NULL);
-        orders int[] := CASE WHEN p_ref2 IS NULL THEN '{{1,2},{2,1}}'
-                        ELSE '{{1,2,3},{1,3,2},{2,1,3},{2,3,1},{3,1,2},{3,2,1}}' END;
+        orders int[] := CASE WHEN p_ref2 IS NULL THEN '{{1,2},{2,1}}'::int[]
+                        ELSE '{{1,2,3},{3,2,1},{1,3,2},{2,1,3},{3,1,2},{2,3,1}}'::int[] END;
         tab int; took float8;
         ms float8[] := '{}'; ref_ms float8[] := '{}'; ref2_ms float8[] := '{}';
         nq int := current_setting('pair_timing.nq')::int;
