@@ -25,7 +25,8 @@ use constant KEYS_NVALUES => 28;
 # A table 0 page holds 582 hashes (u64) after the page header, then their tids (block u32 as two
 # u16, offset u16).
 use constant TABLE0_TIDS => 24 + 582 * 8;
-# A page of tables 1..m-1 holds distinct hashes (u64) after the page header.
+# A page of tables 1..m-1 begins after the page header with its first key (u64: a hash rotated by
+# the table's block), then the others' differences from it, packed.
 use constant HASHES => 24;
 
 my $node = PostgreSQL::Test::Cluster->new('corruption');
@@ -164,9 +165,18 @@ my @cases = (
         my $b = first_of_kind(KIND_TABLE0);
         write_at($b * BLCKSZ + TABLE0_TIDS + 4, pack('S', 0));
       }, [qw(check_heap)] ],
-    # The first hash of a table 1 page with its lowest bit flipped: block 0's bits, so the table
-    # stays in order, but table 0 holds no such hash. A scan that finds it reaches no row through
-    # table 0; the check compares every table with table 0's hashes.
+    # Pages of tables 1..m-1 packed 60 bits wide, which no entry is (57 at most, or 64): read as
+    # such, an entry's load would leave the page. Every visit refuses them; the check visits all.
+    [ 'pages of tables 1..m-1 with a width no entry has', sub {
+        for my $b (1 .. blocks() - 1)
+        {
+            write_at($b * BLCKSZ + HASHES + 8, pack('S', 60)) if kind_of($b) == KIND_HASHES;
+        }
+      }, [qw(check check_heap)] ],
+    # The first key of a table 1 page with its lowest bit flipped: every key of the page is the
+    # difference from it, so each moves by one in a low bit (of block 2 at 3 tables): the table
+    # stays in order, but table 0 holds none of the page's hashes. A scan that finds them reaches
+    # no row through table 0; the check compares every table with table 0's hashes.
     [ 'a hash of table 1 that table 0 does not hold', sub {
         my $b = first_of_kind(KIND_HASHES);
         my ($lo, $hi) = unpack('LL', read_at($b * BLCKSZ + HASHES, 8));

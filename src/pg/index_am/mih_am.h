@@ -8,7 +8,8 @@
  *   runs                    each a set of m sorted tables written at once (by the build, a flush
  *                           of the pending rows or a merge of runs), all runs with the same m:
  *     table 0 pages         (hash, tid) of every row of the run, sorted by block 0 of the hash
- *     table 1 .. m-1 pages  the distinct hashes of table 0, sorted by block j: a row found
+ *     table 1 .. m-1 pages  the distinct hashes of table 0, sorted by block j, packed as their
+ *                           differences from each page's first (MihPackedPage): a row found
  *                           there is reached through table 0 by value (block 0, then the hash);
  *                           a run of layout 2 (simhash 1.2) holds (hash, ordinal in table 0)
  *                           instead (MIH_PAGE_TABLEJ); a compact index (WITH (compact = on))
@@ -33,9 +34,10 @@
  * (mih_am_merge.c); VACUUM invalidates the tids of dead rows in table 0 of each run (the other
  * tables reach rows through it) and compacts pending pages (mih_am_vacuum.c).
  *
- * Why tables 1..m-1 hold hashes, not where a row sits in table 0: 8 bytes an entry instead of 12,
- * each distinct hash once (a crawl stores the same page many times), and a table 0 that can be
- * rewritten in parts without renumbering what the other tables refer to.
+ * Why tables 1..m-1 hold hashes, not where a row sits in table 0: 8 bytes an entry instead of 12
+ * (about 6.5 packed: sorted neighbours share their top bits), each distinct hash once (a crawl
+ * stores the same page many times), and a table 0 that can be rewritten in parts without
+ * renumbering what the other tables refer to.
  */
 #ifndef SIMHASH_MIH_AM_H
 #define SIMHASH_MIH_AM_H
@@ -51,6 +53,7 @@
 #include "utils/rel.h"
 
 #include "module_init.h"			/* mih_init_reloptions, which mih_am_handler.c defines */
+#include "packed_keys.h"
 #include "pg_compat.h"
 
 #define MIH_MAGIC			0x4D494841	/* "MIHA" */
@@ -89,8 +92,20 @@ typedef struct MihPageOpaque
 #define MIH_ROWS_PER_PAGE	(MIH_DATA_BYTES / (sizeof(uint64) + sizeof(ItemPointerData)))
 /* tables 1..m-1 of layout 2: uint64 hash[MIH_REFS_PER_PAGE], then uint32 ordinal[...] */
 #define MIH_REFS_PER_PAGE	(MIH_DATA_BYTES / (sizeof(uint64) + sizeof(uint32)))
-/* tables 1..m-1: uint64 hash[MIH_HASHES_PER_PAGE] */
-#define MIH_HASHES_PER_PAGE	(MIH_DATA_BYTES / sizeof(uint64))
+/*
+ * tables 1..m-1 (MIH_PAGE_HASHES): MihPackedPage, then the page's keys (hashes rotated by block
+ * j, sorted) as their differences from its first, bit-packed at its width (packed_keys.h)
+ */
+typedef struct MihPackedPage
+{
+	uint64		first;			/* the key of the page's first entry */
+	uint16		width;			/* bits of each entry's difference from it: 0..57, or 64 */
+	uint16		unused[3];
+} MihPackedPage;
+
+#define MIH_PACKED_BYTES	(MIH_DATA_BYTES - sizeof(MihPackedPage))
+/* The fewest entries a full page of tables 1..m-1 holds (every difference 64 bits wide). */
+#define MIH_HASHES_MIN_PER_PAGE	sh_packed_min_entries(MIH_PACKED_BYTES)
 typedef struct MihFence
 {
 	uint32		first_value;	/* the table's block of the page's first hash */
@@ -108,6 +123,17 @@ typedef struct MihFence
 #define MihPageTids(page)		((ItemPointerData *) (PageGetContents(page) + MIH_ROWS_PER_PAGE * sizeof(uint64)))
 #define MihPageOrdinals(page)	((uint32 *) (PageGetContents(page) + MIH_REFS_PER_PAGE * sizeof(uint64)))
 #define MihPageFences(page)		((MihFence *) PageGetContents(page))
+#define MihPackedHeader(page)	((MihPackedPage *) PageGetContents(page))
+#define MihPackedData(page)		((uint8 *) PageGetContents(page) + sizeof(MihPackedPage))
+
+/* The key (hash rotated by its table's block) of entry i of a page of tables 1..m-1. */
+static inline uint64
+mih_packed_key(Page page, uint32 i)
+{
+	const MihPackedPage *pk = MihPackedHeader(page);
+
+	return pk->first + sh_packed_get(MihPackedData(page), pk->width, i);
+}
 
 /*
  * A run: m sorted tables written at once (by the build, by a flush of the pending rows, or by a
@@ -309,7 +335,7 @@ typedef struct MihPresorted
 extern void mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, int m,
 							 bool compact, const MihPresorted *presorted, const MihProgress *progress,
 							 MihRun *run);
-extern uint32 mih_write_table(Relation index, int m, int j, uint64 build_id, const uint64 *hashes,
+extern uint32 mih_write_table(Relation index, int m, int j, uint64 build_id, const uint64 *entries,
 							  const ItemPointerData *tids, Size n, MihFence *dir, Buffer *hints);
 extern void mih_merge_refs(const MihRef *in, const Size *start, int k, MihRef *out);
 extern uint64 *mih_key_items(const uint64 *hashes, Size n, int m, int j, Size *nitems);

@@ -235,8 +235,9 @@ check_tablej(Relation index, const MihMeta *meta, const MihRun *run, const MihDi
 
 /*
  * Table j: exactly the distinct hashes of table 0, sorted by block j (MIH_RUN_HASHES); with
- * MIH_RUN_EXTRA, distinct and sorted, and every hash of table 0 among them. Full pages but the
- * last, as table 0's.
+ * MIH_RUN_EXTRA, distinct and sorted, and every hash of table 0 among them. Each page packed at
+ * the width its keys need, and full but the last (unless a merge in slices rewrote some: each
+ * range may end in a page part full): the next page's first key would not fit.
  */
 static void
 check_hashes(Relation index, const MihMeta *meta, const MihRun *run, const MihDirectory *dir, int j,
@@ -248,6 +249,8 @@ check_hashes(Relation index, const MihMeta *meta, const MihRun *run, const MihDi
 	Size		n = 0;
 	Size		found = 0;
 	uint64		prev = 0;
+	uint64		prev_first = 0;
+	int			prev_items = 0;
 	PGAlignedBlock copy;
 	MihWalk		walk;
 
@@ -255,14 +258,23 @@ check_hashes(Relation index, const MihMeta *meta, const MihRun *run, const MihDi
 	for (uint32 p = 0; p < dir->pages[j]; p++)
 	{
 		Page		page = copy_table_page(&walk, run, dir, j, p, MIH_PAGE_HASHES, &copy);
+		const MihPackedPage *pk = MihPackedHeader(page);
 		int			items = MihPageGetOpaque(page)->nitems;
 
-		if (items == 0 || (p + 1 < dir->pages[j] && items != (int) MIH_HASHES_PER_PAGE && run->epoch == 0))
-			mih_corrupt(index, dir->blocks[j][p], "table %d page %u holds %d hashes", j, p, items);
+		if (items == 0)
+			mih_corrupt(index, dir->blocks[j][p], "table %d page %u holds no hash", j, p);
+		if (pk->width != (items == 1 ? 0 : sh_packed_width(mih_packed_key(page, items - 1) - pk->first)))
+			mih_corrupt(index, dir->blocks[j][p], "table %d page %u is packed %u bits wide, not as its keys need",
+						j, p, pk->width);
+		if (p > 0 && run->epoch == 0 &&
+			sh_packed_fits(prev_items + 1, sh_packed_width(pk->first - prev_first), MIH_PACKED_BYTES))
+			mih_corrupt(index, dir->blocks[j][p], "table %d page %u is not full", j, p - 1);
+		prev_first = pk->first;
+		prev_items = items;
 		for (int i = 0; i < items; i++, n++)
 		{
-			uint64		h = MihPageHashes(page)[i];
-			uint64		key = sh_mih_rotate_block_to_top(h, meta->ntables, j);
+			uint64		key = mih_packed_key(page, i);
+			uint64		h = sh_mih_rotate_block_back(key, meta->ntables, j);
 
 			if (i == 0 && sh_mih_block_value(h, meta->ntables, j) != dir->first_values[j][p])
 				mih_corrupt(index, dir->blocks[j][p], "table %d page %u does not begin where its directory says", j, p);

@@ -113,7 +113,15 @@ mih_check_items(Relation index, BlockNumber blkno, Page page)
 			capacity = MIH_REFS_PER_PAGE;
 			break;
 		case MIH_PAGE_HASHES:
-			capacity = MIH_HASHES_PER_PAGE;
+			{
+				const MihPackedPage *pk = MihPackedHeader(page);
+
+				/* what every read of an entry trusts: it stays within the page */
+				if ((pk->width > SH_PACKED_MAX_WIDTH && pk->width != SH_PACKED_WHOLE) ||
+					!sh_packed_fits(opaque->nitems, pk->width, MIH_PACKED_BYTES))
+					mih_corrupt(index, blkno, "%u keys of %u bits do not fit a page", opaque->nitems, pk->width);
+				capacity = PG_UINT16_MAX;	/* bounded by the fit */
+			}
 			break;
 		case MIH_PAGE_FENCE:
 			capacity = MIH_FENCES_PER_PAGE;

@@ -58,6 +58,9 @@ mih_probe_table(MihProbe *pr, int j)
 	pr->table = j;
 	pr->shift = sh_mih_block_start(pr->meta->ntables, j);
 	pr->mask = (uint32) ((UINT64_C(1) << len) - 1);
+	pr->packed = j > 0 && (pr->run->flags & MIH_RUN_HASHES) != 0;
+	pr->top = 64 - len;
+	pr->rotation = 64 - pr->shift - len;
 }
 
 void
@@ -276,6 +279,56 @@ probe_keys(MihProbe *pr, uint32 v)
 	}
 }
 
+/* The hash of a key of the table probed (sh_mih_rotate_block_back, its rotation known). */
+static inline uint64
+key_hash(const MihProbe *pr, uint64 key)
+{
+	return (key >> pr->rotation) | (key << ((64 - pr->rotation) & 63));
+}
+
+/*
+ * match_value_on_page for a page of packed keys (MIH_PAGE_HASHES): the search is on the keys'
+ * differences from the page's first, from where v would fall between the page's ends.
+ */
+static pg_attribute_always_inline bool
+match_value_on_packed(MihProbe *pr, Page page, uint32 p, uint32 v)
+{
+	const uint32 *fences = pr->dir->first_values[pr->table];
+	uint32		npages = pr->dir->pages[pr->table];
+	const MihPackedPage *pk = MihPackedHeader(page);
+	const uint8 *data = MihPackedData(page);
+	int			width = pk->width;
+	uint32		n = MihPageGetOpaque(page)->nitems;
+	uint64		lowest = (uint64) v << pr->top;	/* the least key of block value v */
+	uint32		first = fences[p],
+				last = p + 1 < npages ? fences[p + 1] : pr->mask;
+	uint32		i;
+
+	if (n == 0)
+		return false;
+	if (lowest <= pk->first)
+		i = 0;
+	else
+	{
+		uint32		guess = v <= first ? 0 : v > last ? n - 1 :
+			(uint32) Min((uint64) (v - first) * n / ((uint64) (last - first) + 1), (uint64) (n - 1));
+
+		i = sh_packed_lower_bound(data, width, n, lowest - pk->first, guess);
+	}
+	for (; i < n; i++)
+	{
+		uint64		key = pk->first + sh_packed_get(data, width, i);
+		uint64		h;
+
+		if ((uint32) (key >> pr->top) != v)
+			return true;
+		h = key_hash(pr, key);
+		if (sh_hamming(h, pr->query) <= pr->within)
+			pr->match(pr, page, (int) i, h);
+	}
+	return false;
+}
+
 /*
  * The entries of block value v on page p of table pr->table (share-locked): calls pr->match for
  * those within pr->within bits of pr->query. Returns true if the page holds an entry past v, so no
@@ -290,6 +343,8 @@ match_value_on_page(MihProbe *pr, Page page, uint32 p, uint32 v)
 	const uint64 *hashes = MihPageHashes(page);
 	int			n = MihPageGetOpaque(page)->nitems;
 
+	if (pr->packed)
+		return match_value_on_packed(pr, page, p, v);
 	for (int i = first_at_least(pr, hashes, n, v, fences[p], p + 1 < npages ? fences[p + 1] : pr->mask);
 		 i < n; i++)
 	{
@@ -342,8 +397,8 @@ mih_probe_value(MihProbe *pr, uint32 v)
 
 /* How many values ahead mih_probe_values prefetches the entries of (a power of 2). */
 #define PREFETCH_AHEAD	8
-/* ... and the entries this far either side of where they likely are (8 to a cache line). */
-#define PREFETCH_SPREAD	16
+/* ... and the bytes this far either side of where their entries likely are (two cache lines). */
+#define PREFETCH_SPREAD	128
 
 /*
  * first_page_from for a value no smaller than the one whose answer was from: values probed in
@@ -386,9 +441,10 @@ prefetch_value(const MihProbe *pr, uint32 v, uint32 lo)
 	Buffer		buffer;
 	uint32		first,
 				last;
-	uint64		rows,
+	uint64		bytes,
 				guess;
 	char	   *block;
+	const char *data;
 
 	if (p > 0 && (p == npages || fences[p] > v))
 		p--;
@@ -400,12 +456,17 @@ prefetch_value(const MihProbe *pr, uint32 v, uint32 lo)
 	block = (char *) BufferGetBlock(buffer);
 	first = fences[p];
 	last = p + 1 < npages ? fences[p + 1] : pr->mask;
-	rows = pr->table == 0 ? MIH_ROWS_PER_PAGE :
-		(pr->run->flags & MIH_RUN_HASHES) ? MIH_HASHES_PER_PAGE : MIH_REFS_PER_PAGE;
-	guess = v <= first ? 0 : Min((uint64) (v - first) * rows / ((uint64) (last - first) + 1), rows - 1);
+	/* Where the entries lie: 8-byte hashes, or packed keys filling the page after their header. */
+	data = PageGetContents(block) + (pr->packed ? sizeof(MihPackedPage) : 0);
+	bytes = pr->packed ? MIH_PACKED_BYTES - 8 :
+		sizeof(uint64) * (pr->table == 0 ? MIH_ROWS_PER_PAGE : MIH_REFS_PER_PAGE);
+	guess = v <= first ? 0 : Min((uint64) (v - first) * bytes / ((uint64) (last - first) + 1), bytes - 1);
 	/* The guess is off by a dozen entries or so: the lines around it too. */
-	for (int64 i = Max((int64) guess - PREFETCH_SPREAD, 0); i <= (int64) Min(guess + PREFETCH_SPREAD, rows - 1); i += 8)
-		__builtin_prefetch(PageGetContents(block) + i * sizeof(uint64));
+	for (int64 i = Max((int64) guess - PREFETCH_SPREAD, 0); i <= (int64) Min(guess + PREFETCH_SPREAD, bytes - 1); i += 64)
+		__builtin_prefetch(data + i);
+	/* a packed page's first key and width */
+	if (pr->packed)
+		__builtin_prefetch(PageGetContents(block));
 	/* the header and special space that mih_probe_visit checks */
 	__builtin_prefetch(block);
 	__builtin_prefetch(block + BLCKSZ - sizeof(MihPageOpaque));

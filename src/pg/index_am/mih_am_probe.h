@@ -23,8 +23,11 @@ struct MihProbe
 	const MihRun *run;			/* the run probed, one of meta's */
 	const MihDirectory *dir;
 	int			table;			/* the table probed (mih_probe_table) */
-	int			shift;
+	int			shift;			/* a hash's block of the table: (h >> shift) & mask */
 	uint32		mask;
+	bool		packed;			/* the table's pages hold packed keys (MIH_PAGE_HASHES) */
+	int			top;			/* a key's block: key >> top */
+	int			rotation;		/* a key is its hash rotated left by this many bits */
 	Buffer		buffer;			/* the last page visited stays pinned */
 	MihWalk		walk;			/* checks the blocks the directory names */
 	bool		stale;			/* a page was not of the run the meta copy describes */

@@ -315,7 +315,7 @@ last_key(MihSlices *sl, int j, uint32 p)
 	items = MihPageGetOpaque(page)->nitems;
 	if (items == 0)
 		mih_corrupt(sl->index, sl->bj[j].fences[p].blkno, "table %d page %u holds no hash", j, p);
-	key = sh_mih_rotate_block_to_top(MihPageHashes(page)[items - 1], sl->m, j);
+	key = mih_packed_key(page, items - 1);
 	UnlockReleaseBuffer(buffer);
 	return key;
 }
@@ -372,7 +372,7 @@ replace_table(MihSlices *sl, int j, const uint64 *entries, const ItemPointerData
 {
 	const MihOldTable *old = j == 0 ? &sl->b0 : &sl->bj[j];
 	uint32		per_range = Max((old->pages + RANGES - 1) / RANGES, 1);
-	Size		per_page = j == 0 ? MIH_ROWS_PER_PAGE : MIH_HASHES_PER_PAGE;
+	Size		per_page = j == 0 ? MIH_ROWS_PER_PAGE : MIH_HASHES_MIN_PER_PAGE;
 	/* The new pages so far, then the old ones after them; each range may leave a page part full. */
 	Size		cap = n / per_page + old->pages + RANGES + 2;
 	MihFence   *fences = palloc_extended(cap * sizeof(MihFence), MCXT_ALLOC_HUGE);

@@ -97,40 +97,48 @@ write_page(Relation index, Page image, BlockNumber *blkno, Buffer *hint)
 
 /*
  * Writes table 0 (j == 0: the n rows, hashes and tids, in their sorted order) or table j (the n
- * distinct hashes rotated by block j, sorted: each page holds them rotated back), noting each
- * page's fence in dir and its buffer in hints. Returns the pages written.
+ * distinct hashes rotated by block j, sorted: its keys, packed as many to a page as fit), noting
+ * each page's fence in dir and its buffer in hints (room for n / MIH_HASHES_MIN_PER_PAGE + 1).
+ * Returns the pages written.
  */
 uint32
-mih_write_table(Relation index, int m, int j, uint64 build_id, const uint64 *hashes,
-			const ItemPointerData *tids, Size n, MihFence *dir, Buffer *hints)
+mih_write_table(Relation index, int m, int j, uint64 build_id, const uint64 *entries,
+				const ItemPointerData *tids, Size n, MihFence *dir, Buffer *hints)
 {
-	Size		per_page = j == 0 ? MIH_ROWS_PER_PAGE : MIH_HASHES_PER_PAGE;
-	Size		pages = (n + per_page - 1) / per_page;
 	PGAlignedBlock image;
+	uint32		pages = 0;
 
-	for (Size p = 0; p < pages; p++)
+	for (Size first = 0; first < n; pages++)
 	{
 		Page		page = image.data;
-		Size		first = p * per_page;
-		Size		count = Min(per_page, n - first);
-		uint64	   *page_hashes = MihPageHashes(page);
+		Size		count;
 
 		CHECK_FOR_INTERRUPTS();
 		mih_init_page(page, j == 0 ? MIH_PAGE_TABLE0 : MIH_PAGE_HASHES);
-		MihPageGetOpaque(page)->nitems = (uint16) count;
-		MihPageGetOpaque(page)->next = MihBuildTag(build_id);
 		if (j == 0)
 		{
-			memcpy(page_hashes, &hashes[first], count * sizeof(uint64));
+			count = Min(MIH_ROWS_PER_PAGE, n - first);
+			memcpy(MihPageHashes(page), &entries[first], count * sizeof(uint64));
 			memcpy(MihPageTids(page), &tids[first], count * sizeof(ItemPointerData));
+			dir[pages].first_value = sh_mih_block_value(entries[first], m, 0);
 		}
 		else
-			for (Size i = 0; i < count; i++)
-				page_hashes[i] = sh_mih_rotate_block_back(hashes[first + i], m, j);
-		dir[p].first_value = sh_mih_block_value(page_hashes[0], m, j);
-		write_page(index, page, &dir[p].blkno, &hints[p]);
+		{
+			MihPackedPage *pk = MihPackedHeader(page);
+			int			width;
+
+			count = sh_packed_count(&entries[first], n - first, MIH_PACKED_BYTES, &width);
+			pk->first = entries[first];
+			pk->width = (uint16) width;
+			sh_packed_write(MihPackedData(page), MIH_PACKED_BYTES, &entries[first], count, width);
+			dir[pages].first_value = sh_mih_block_value(sh_mih_rotate_block_back(entries[first], m, j), m, j);
+		}
+		MihPageGetOpaque(page)->nitems = (uint16) count;
+		MihPageGetOpaque(page)->next = MihBuildTag(build_id);
+		write_page(index, page, &dir[pages].blkno, &hints[pages]);
+		first += count;
 	}
-	return (uint32) pages;
+	return pages;
 }
 
 /*
