@@ -98,12 +98,12 @@ $primary->wait_for_catchup($standby);
 $standby->safe_psql('postgres', 'CHECKPOINT');
 my $file = $standby->data_dir . '/' . $standby->safe_psql('postgres', q{SELECT pg_relation_filepath('t_idx')});
 $standby->stop;
-# The first table 0 page turned into a free page (the page's kind, in its last 8 bytes).
+# The first table 0 page (kind 12) turned into a free page (6): the kind is in its last 8 bytes.
 open(my $fh, '+<:raw', $file) or die "open $file: $!";
 my $damaged;
 for (my $b = 1; !defined $damaged && seek($fh, $b * 8192 + 8184, 0) && read($fh, my $kind, 2) == 2; $b++)
 {
-    $damaged = $b if unpack('S', $kind) == 2;
+    $damaged = $b if unpack('S', $kind) == 12;
 }
 die 'no table 0 page' unless defined $damaged;
 seek($fh, $damaged * 8192 + 8184, 0);

@@ -18,13 +18,14 @@ use constant BLCKSZ => 8192;
 # Page layout (src/pg/index_am/mih_am.h): the opaque (kind u16, nitems u16, next u32) ends the
 # page; the meta page's fields (MihMeta, layout 3) start after the 24-byte page header.
 use constant { OPAQUE => BLCKSZ - 8, META_MAGIC => 24, META_PENDING_HEAD => 48 };
-use constant { KIND_TABLE0 => 2, KIND_FENCE => 4, KIND_PENDING => 5, KIND_FREE => 6,
+use constant { KIND_ROWS => 12, KIND_FENCE => 4, KIND_PENDING => 5, KIND_FREE => 6,
     KIND_KEYS => 8, KIND_FILTER => 9, KIND_HINTS => 10, KIND_HASHES => 11 };
 # A key page (src/pg/index_am/mih_am_keys.h) begins with first (u32) and nvalues (u16).
 use constant KEYS_NVALUES => 28;
-# A table 0 page holds 582 hashes (u64) after the page header, then their tids (block u32 as two
-# u16, offset u16).
-use constant TABLE0_TIDS => 24 + 582 * 8;
+# A table 0 page holds its n rows' hashes (u64) after the page header, then a header of its tids
+# (least block u32, offset bits u8, width u8, u16), then the tids packed in width bits each,
+# lowest bits first: the block above the least, then the offset in its lowest offset bits.
+use constant TIDS_HEADER => 8;
 # A page of tables 1..m-1 begins after the page header with its first key (u64: a hash rotated by
 # the table's block), then the others' differences from it, packed.
 use constant HASHES => 24;
@@ -129,7 +130,7 @@ my @cases = (
         write_at(META_MAGIC, pack('L', 0x12345678));
       }, [qw(radius knn keyless insert vacuum check check_heap)] ],
     [ 'a table 0 page turned into a free page', sub {
-        my $b = first_of_kind(KIND_TABLE0);
+        my $b = first_of_kind(KIND_ROWS);
         write_at($b * BLCKSZ + OPAQUE, pack('S', KIND_FREE));
       }, [qw(knn keyless vacuum check check_heap)] ],
     [ 'a directory page claiming more entries than fit', sub {
@@ -162,8 +163,12 @@ my @cases = (
     # The first row of a table 0 page loses its tid (posid 0: what VACUUM writes for a dead row),
     # so a live row is missing from the index: the structure is sound, only the heap side sees it.
     [ 'a live row missing from table 0', sub {
-        my $b = first_of_kind(KIND_TABLE0);
-        write_at($b * BLCKSZ + TABLE0_TIDS + 4, pack('S', 0));
+        my $b = first_of_kind(KIND_ROWS);
+        my $n = unpack('S', read_at($b * BLCKSZ + OPAQUE + 2, 2));
+        my $tids = $b * BLCKSZ + 24 + 8 * $n;
+        my $offset_bits = unpack('C', read_at($tids + 4, 1));
+        my $first = unpack('Q<', read_at($tids + TIDS_HEADER, 8));
+        write_at($tids + TIDS_HEADER, pack('Q<', $first & ~((1 << $offset_bits) - 1)));
       }, [qw(check_heap)] ],
     # Pages of tables 1..m-1 packed 60 bits wide, which no entry is (57 at most, or 64): read as
     # such, an entry's load would leave the page. Every visit refuses them; the check visits all.

@@ -15,7 +15,8 @@ use Test::More;
 use constant { BLCKSZ => 8192, META => 24 };	# MihMeta starts after the page header
 # The page's opaque (kind u16, nitems u16, next u32) ends it; layout 2's table j pages held 680
 # hashes (u64), then their ordinals (u32); a fence page (first block value u32, block u32) pairs.
-use constant { OPAQUE => BLCKSZ - 8, KIND_TABLEJ => 3, KIND_FENCE => 4, REFS_PER_PAGE => 680,
+use constant { OPAQUE => BLCKSZ - 8, KIND_TABLE0 => 2, KIND_TABLEJ => 3, KIND_FENCE => 4, KIND_ROWS => 12,
+    ROWS_PER_PAGE => 582, REFS_PER_PAGE => 680,
     FENCES_PER_PAGE => 1020, NO_BLOCK => 0xFFFFFFFF, RUN => META + 88 };
 
 my $node = PostgreSQL::Test::Cluster->new('layout2');
@@ -92,6 +93,67 @@ sub rotate
     my ($h, $m, $b) = @_;
     my $shift = 64 - block_start($m, $b) - block_len($m, $b);
     return $shift == 0 ? $h : (($h << $shift) | ($h >> (64 - $shift)));
+}
+
+# Rewrites table 0 of the one run of a layout 3 index as layout 2's: its rows, whose tids are
+# packed (a header of least block u32, offset bits u8, width u8, u16 after the page's hashes, then
+# each tid in width bits: the block above the least, then the offset), 582 to a page with whole
+# tids (block as two u16, high first, offset u16) at a fixed place; and a new directory.
+sub table0_to_layout2
+{
+    my ($path) = @_;
+    open(my $fh, '+<:raw', $path) or die "open $path: $!";
+    my $page = sub { my ($b) = @_; seek($fh, $b * BLCKSZ, 0); read($fh, my $p, BLCKSZ); return $p; };
+    my ($build_id) = unpack('Q', substr($page->(0), RUN, 8));
+    my $ntables = unpack('l', substr($page->(0), META + 8, 4));
+    my $tag = $build_id & 0xFFFFFFFF;
+    my $fence_head = unpack('L', substr($page->(0), RUN + 40, 4));
+    my (@hashes, @tids, $header);
+    for (my $b = $fence_head; $b != NO_BLOCK;)
+    {
+        my $f = $page->($b);
+        my ($kind, $n, $next) = unpack('S S L', substr($f, OPAQUE, 8));
+        for my $t (map { (unpack('L L', substr($f, 24 + 8 * $_, 8)))[1] } 0 .. $n - 1)
+        {
+            my $p = $page->($t);
+            my ($k, $rows) = unpack('S S', substr($p, OPAQUE, 4));
+            die "page $t is of kind $k, not table 0's" unless $k == KIND_ROWS;
+            $header //= substr($p, 0, 24);
+            push @hashes, unpack("Q$rows", substr($p, 24, 8 * $rows));
+            my ($least, $offset_bits, $width) = unpack('L C C', substr($p, 24 + 8 * $rows, 6));
+            my $bits = unpack('b*', substr($p, 24 + 8 * $rows + 8));
+            for my $i (0 .. $rows - 1)
+            {
+                my $v = oct('0b' . reverse(substr($bits, $i * $width, $width)));
+                my $block = $least + ($v >> $offset_bits);
+                push @tids, [ $block, $v & ((1 << $offset_bits) - 1) ];
+            }
+        }
+        $b = $next;
+    }
+    my $next_block = (-s $path) / BLCKSZ;
+    my @dir;
+    for (my $i = 0; $i < @hashes; $i += ROWS_PER_PAGE)
+    {
+        my $last = $i + ROWS_PER_PAGE > @hashes ? $#hashes : $i + ROWS_PER_PAGE - 1;
+        my $data = pack('Q*', @hashes[$i .. $last]);
+        $data .= "\0" x (8 * ROWS_PER_PAGE - length($data));
+        $data .= join('', map { pack('S S S', $_->[0] >> 16, $_->[0] & 0xFFFF, $_->[1]) } @tids[$i .. $last]);
+        my $b = $next_block++;
+        seek($fh, $b * BLCKSZ, 0);
+        print $fh $header . $data . ("\0" x (OPAQUE - 24 - length($data))) . pack('S S L', KIND_TABLE0, $last - $i + 1, $tag);
+        push @dir, [ $hashes[$i] & ((1 << block_len($ntables, 0)) - 1), $b ];
+    }
+    die "more fences than a page holds" if @dir > FENCES_PER_PAGE;
+    my $fences = $next_block++;
+    seek($fh, $fences * BLCKSZ, 0);
+    my $data = pack('L*', map { @$_ } @dir);
+    print $fh $header . $data . ("\0" x (OPAQUE - 24 - length($data))) . pack('S S L', KIND_FENCE, scalar(@dir), NO_BLOCK);
+    seek($fh, RUN + 16, 0);
+    print $fh pack('L', scalar(@dir));
+    seek($fh, RUN + 40, 0);
+    print $fh pack('L', $fences);
+    close($fh);
 }
 
 # Rewrites tables 1..m-1 of the one run of a layout 3 index (not compact) as layout 2's.
@@ -176,6 +238,7 @@ sub pages_of_kind
     return $n;
 }
 
+table0_to_layout2($file{$_}) for sort keys %file;
 tables_to_layout2($file{t_plain});
 to_layout2($file{$_}) for sort keys %file;
 is(meta_version($file{t_plain}), 2, 'the meta page is of layout 2');

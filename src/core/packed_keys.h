@@ -1,11 +1,12 @@
 /*
- * Sorted 64-bit keys packed on a page as their differences from the page's first key, each in the
- * same number of bits (the page's width): the pages of tables 1..m-1 of a simhash_mih index.
- * Distinct hashes sorted by a 21-bit block differ in about 64 - log2(pages) bits from a page's
- * first, so at 10M rows an entry takes 52 bits instead of 64.
+ * Values packed on a page each in the same number of bits (the page's width). Sorted 64-bit keys
+ * are packed as their differences from the page's first: the pages of tables 1..m-1 of a
+ * simhash_mih index, where distinct hashes sorted by a 21-bit block differ in about
+ * 64 - log2(pages) bits from a page's first, so at 10M rows an entry takes 52 bits instead of 64.
+ * Table 0's heap tids are packed too (block above its page's least, then offset: 24 bits or so).
  *
- * Entry i's difference lies at bits i * width .. i * width + width - 1 of the data, and is read by
- * one unaligned 8-byte load and a shift, so a width is at most 57 bits; wider differences are
+ * Entry i's value lies at bits i * width .. i * width + width - 1 of the data, and is read by
+ * one unaligned 8-byte load and a shift, so a width is at most 57 bits; wider values are
  * stored whole (width 64, 8 bytes each). Every read stays within the data's first bytes - 8 + 8:
  * the last 8 bytes of the data are room for the last entry's load, never counted in what fits.
  * Plain C, shared by the simhash_mih access method and the core tests.
@@ -17,7 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The widest difference read by one load and a shift; wider ones take 64 bits. */
+/* The widest value read by one load and a shift; wider ones take 64 bits. */
 #define SH_PACKED_MAX_WIDTH 57
 #define SH_PACKED_WHOLE 64
 
@@ -44,7 +45,7 @@ sh_packed_min_entries(size_t bytes)
 	return (bytes - 8) / 8;
 }
 
-/* The difference of entry i from the page's first key. */
+/* Entry i's value (of sorted keys: its difference from the page's first). */
 static inline uint64_t
 sh_packed_get(const uint8_t *data, int width, uint32_t i)
 {
@@ -59,6 +60,26 @@ sh_packed_get(const uint8_t *data, int width, uint32_t i)
 	bit = (uint64_t) i * (uint64_t) width;
 	memcpy(&word, data + (bit >> 3), 8);
 	return (word >> (bit & 7)) & ((UINT64_C(1) << width) - 1);
+}
+
+/* Sets entry i to value (below 2^width), in place: the others keep theirs. */
+static inline void
+sh_packed_set(uint8_t *data, int width, uint32_t i, uint64_t value)
+{
+	uint64_t	word;
+	uint64_t	bit;
+	uint64_t	mask;
+
+	if (width == SH_PACKED_WHOLE)
+	{
+		memcpy(data + (size_t) i * 8, &value, 8);
+		return;
+	}
+	bit = (uint64_t) i * (uint64_t) width;
+	mask = ((UINT64_C(1) << width) - 1) << (bit & 7);
+	memcpy(&word, data + (bit >> 3), 8);
+	word = (word & ~mask) | (value << (bit & 7));
+	memcpy(data + (bit >> 3), &word, 8);
 }
 
 /*
@@ -93,21 +114,7 @@ sh_packed_write(uint8_t *data, size_t bytes, const uint64_t *keys, size_t n, int
 {
 	memset(data, 0, bytes);
 	for (size_t i = 0; i < n; i++)
-	{
-		uint64_t	delta = keys[i] - keys[0];
-		uint64_t	word;
-		uint64_t	bit;
-
-		if (width == SH_PACKED_WHOLE)
-		{
-			memcpy(data + i * 8, &delta, 8);
-			continue;
-		}
-		bit = (uint64_t) i * (uint64_t) width;
-		memcpy(&word, data + (bit >> 3), 8);
-		word |= delta << (bit & 7);
-		memcpy(data + (bit >> 3), &word, 8);
-	}
+		sh_packed_set(data, width, (uint32_t) i, keys[i] - keys[0]);
 }
 
 /*

@@ -155,3 +155,27 @@ TEST(PackedKeys, LowerBoundFromAnyGuess)
     }
     EXPECT_EQ(sh_packed_lower_bound(nullptr, 5, 0, 3, 0), 0u);
 }
+
+// Setting one entry in place leaves its neighbours, at every width a page can have.
+TEST(PackedKeys, SetChangesOnlyItsEntry)
+{
+    std::mt19937_64 rng(5);
+    for (int width : {1, 7, 24, 48, 52, 57, SH_PACKED_WHOLE}) {
+        uint64_t mask = width == 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
+        uint32_t n = uint32_t((kBytes - 8) * 8 / width);
+        std::vector<uint8_t> data(kBytes, 0);
+        std::vector<uint64_t> values(n);
+        for (uint32_t i = 0; i < n; ++i) {
+            values[i] = rng() & mask;
+            sh_packed_set(data.data(), width, i, values[i]);
+        }
+        for (uint32_t i = 0; i < n; i += 3) {
+            values[i] = i % 2 ? 0 : mask;
+            sh_packed_set(data.data(), width, i, values[i]);
+        }
+        for (uint32_t i = 0; i < n; ++i)
+            ASSERT_EQ(sh_packed_get(data.data(), width, i), values[i]) << "width " << width << " entry " << i;
+        for (size_t b = kBytes - 8; b < kBytes; ++b)
+            ASSERT_EQ(data[b], 0) << "width " << width << ": the last load's room was written";
+    }
+}

@@ -7,7 +7,8 @@
  *   block 0                 meta page: the runs, the pending, sealed and NULL chains
  *   runs                    each a set of m sorted tables written at once (by the build, a flush
  *                           of the pending rows or a merge of runs), all runs with the same m:
- *     table 0 pages         (hash, tid) of every row of the run, sorted by block 0 of the hash
+ *     table 0 pages         (hash, tid) of every row of the run, sorted by block 0 of the hash,
+ *                           the tids packed (MihTidsHeader; a run of 1.2 has them whole)
  *     table 1 .. m-1 pages  the distinct hashes of table 0, sorted by block j, packed as their
  *                           differences from each page's first (MihPackedPage): a row found
  *                           there is reached through table 0 by value (block 0, then the hash);
@@ -75,6 +76,7 @@
 #define MIH_PAGE_FILTER		9	/* a run's block filter (mih_am_filter.c) */
 #define MIH_PAGE_HINTS		10	/* the buffers a run's table pages were written through */
 #define MIH_PAGE_HASHES		11	/* tables 1..m-1: distinct hashes (MIH_RUN_HASHES) */
+#define MIH_PAGE_ROWS		12	/* table 0 with packed tids (MIH_RUN_PACKED_ROWS) */
 
 typedef struct MihPageOpaque
 {
@@ -88,8 +90,31 @@ typedef struct MihPageOpaque
 
 #define MIH_DATA_BYTES \
 	(BLCKSZ - MAXALIGN(SizeOfPageHeaderData) - MAXALIGN(sizeof(MihPageOpaque)))
-/* table 0, pending and NULL pages: uint64 hash[MIH_ROWS_PER_PAGE], then ItemPointerData tid[...] */
+/*
+ * pending and NULL pages, and table 0 of a run of layout 2: uint64 hash[MIH_ROWS_PER_PAGE], then
+ * ItemPointerData tid[...]
+ */
 #define MIH_ROWS_PER_PAGE	(MIH_DATA_BYTES / (sizeof(uint64) + sizeof(ItemPointerData)))
+/*
+ * table 0 (MIH_PAGE_ROWS): uint64 hash[nitems], then MihTidsHeader, then each row's heap tid
+ * packed in the header's width (packed_keys.h): its block above the page's least, then its offset
+ * (0: VACUUM found the row dead, or it was dead when written).
+ */
+typedef struct MihTidsHeader
+{
+	BlockNumber first_block;	/* the least block of the page's live rows */
+	uint8		offset_bits;	/* 1..16 */
+	uint8		width;			/* offset_bits, and the bits of the blocks above first_block */
+	uint16		unused;
+} MihTidsHeader;
+
+/* The room for the packed tids of a page of n rows. */
+#define MIH_TIDS_BYTES(n) \
+	(MIH_DATA_BYTES - (n) * sizeof(uint64) - sizeof(MihTidsHeader))
+/* The fewest rows a full page of table 0 holds (tids of 48 bits: blocks 2^32 apart, offsets of 16) ... */
+#define MIH_ROWS_MIN_PER_PAGE	((MIH_DATA_BYTES - sizeof(MihTidsHeader) - 8) * 8 / (64 + 48))
+/* ... and the most (tids of 1 bit). */
+#define MIH_ROWS_MAX_PER_PAGE	((MIH_DATA_BYTES - sizeof(MihTidsHeader) - 8) * 8 / (64 + 1))
 /* tables 1..m-1 of layout 2: uint64 hash[MIH_REFS_PER_PAGE], then uint32 ordinal[...] */
 #define MIH_REFS_PER_PAGE	(MIH_DATA_BYTES / (sizeof(uint64) + sizeof(uint32)))
 /*
@@ -125,6 +150,27 @@ typedef struct MihFence
 #define MihPageFences(page)		((MihFence *) PageGetContents(page))
 #define MihPackedHeader(page)	((MihPackedPage *) PageGetContents(page))
 #define MihPackedData(page)		((uint8 *) PageGetContents(page) + sizeof(MihPackedPage))
+
+#define MihTidsHeaderOf(page) \
+	((MihTidsHeader *) (PageGetContents(page) + MihPageGetOpaque(page)->nitems * sizeof(uint64)))
+#define MihTidsData(page)		((uint8 *) (MihTidsHeaderOf(page) + 1))
+
+/* The heap tid of row i of a page of (hash, tid) rows: table 0, pending or NULL. */
+static inline ItemPointerData
+mih_row_tid(Page page, int i)
+{
+	const MihTidsHeader *th;
+	uint64		v;
+	ItemPointerData tid;
+
+	if (MihPageGetOpaque(page)->kind != MIH_PAGE_ROWS)
+		return MihPageTids(page)[i];
+	th = MihTidsHeaderOf(page);
+	v = sh_packed_get((const uint8 *) (th + 1), th->width, (uint32) i);
+	ItemPointerSet(&tid, th->first_block + (BlockNumber) (v >> th->offset_bits),
+				   (OffsetNumber) (v & ((UINT64_C(1) << th->offset_bits) - 1)));
+	return tid;
+}
 
 /* The key (hash rotated by its table's block) of entry i of a page of tables 1..m-1. */
 static inline uint64
@@ -175,8 +221,13 @@ StaticAssertDecl(sizeof(MihRun) == 128, "a run's fields in the meta page: layout
  * this run (its rows are found through the other run), and pages of table 0 may be partly full.
  */
 #define MIH_RUN_EXTRA		2
+/* Table 0's pages pack their tids (MIH_PAGE_ROWS): every run from simhash 1.3 on. */
+#define MIH_RUN_PACKED_ROWS	4
 
-/* The page kind of tables 1..m-1 of a run. */
+/* The page kind of table 0 of a run ... */
+#define mih_table0_kind(run) \
+	(((run)->flags & MIH_RUN_PACKED_ROWS) ? MIH_PAGE_ROWS : MIH_PAGE_TABLE0)
+/* ... and of its tables 1..m-1. */
 #define mih_tablej_kind(meta, run) \
 	(((meta)->flags & MIH_FLAG_COMPACT) ? MIH_PAGE_KEYS : \
 	 ((run)->flags & MIH_RUN_HASHES) ? MIH_PAGE_HASHES : MIH_PAGE_TABLEJ)

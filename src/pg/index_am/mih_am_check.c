@@ -168,24 +168,28 @@ check_table0(Relation index, const MihMeta *meta, const MihRun *run, const MihDi
 	mih_walk_start(&walk, index);
 	for (uint32 p = 0; p < dir->pages[0]; p++)
 	{
-		Page		page = copy_table_page(&walk, run, dir, 0, p, MIH_PAGE_TABLE0, &copy);
+		Page		page = copy_table_page(&walk, run, dir, 0, p, mih_table0_kind(run), &copy);
 		int			items = MihPageGetOpaque(page)->nitems;
+		/* full pages but the last: exactly so many whole tids, at least so many packed ones */
+		bool		packed = (run->flags & MIH_RUN_PACKED_ROWS) != 0;
 
-		if (items == 0 || (p + 1 < dir->pages[0] && items != (int) MIH_ROWS_PER_PAGE && run->epoch == 0))
+		if (items == 0 || (p + 1 < dir->pages[0] && run->epoch == 0 &&
+						   (packed ? items < (int) MIH_ROWS_MIN_PER_PAGE : items != (int) MIH_ROWS_PER_PAGE)))
 			mih_corrupt(index, dir->blocks[0][p], "table 0 page %u holds %d rows", p, items);
 		for (int i = 0; i < items; i++)
 		{
 			uint32		v = sh_mih_block_value(MihPageHashes(page)[i], meta->ntables, 0);
+			ItemPointerData tid = mih_row_tid(page, i);
 
 			if ((n > 0 && v < prev) || (i == 0 && v != dir->first_values[0][p]))
 				mih_corrupt(index, dir->blocks[0][p], "table 0 is out of order at row %d", i);
 			prev = v;
-			if (ItemPointerIsValid(&MihPageTids(page)[i]))
+			if (ItemPointerIsValid(&tid))
 				(*live)++;
-			add_entry(entries, &MihPageTids(page)[i], MihPageHashes(page)[i]);
+			add_entry(entries, &tid, MihPageHashes(page)[i]);
 			if (n++ >= run->nrows)
 				mih_corrupt(index, dir->blocks[0][p], "table 0 holds more than %lu rows", (unsigned long) run->nrows);
-			if (!live_only || ItemPointerIsValid(&MihPageTids(page)[i]))
+			if (!live_only || ItemPointerIsValid(&tid))
 				hashes[kept++] = MihPageHashes(page)[i];
 		}
 	}

@@ -269,10 +269,10 @@ level_match(MihProbe *pr, Page page, int i, uint64 h)
 		return;
 	if (pr->table == 0)
 	{
-		const ItemPointerData *tid = &MihPageTids(page)[i];
+		ItemPointerData tid = mih_row_tid(page, i);
 
-		if (ItemPointerIsValid(tid))
-			add_found(st, d, tid_key(0, tid));
+		if (ItemPointerIsValid(&tid))
+			add_found(st, d, tid_key(0, &tid));
 	}
 	else if (pr->run->flags & MIH_RUN_HASHES)
 		add_found_hash(st, d, (uint32) (pr->run - pr->meta->runs),
@@ -770,9 +770,11 @@ pass_rows(void *arg, Page page, uint16 kind)
 	for (int i = next_within(hashes, 0, n, query, null_query, least, most); i < n;
 		 i = next_within(hashes, i + 1, n, query, null_query, least, most))
 	{
-		if (!ItemPointerIsValid(&tids[i]) || !mih_all_keys_hold(ps->so, hashes[i]))
+		ItemPointerData tid = mih_row_tid(page, i);
+
+		if (!ItemPointerIsValid(&tid) || !mih_all_keys_hold(ps->so, hashes[i]))
 			continue;
-		pass_add(ps, null_query ? DIST_NULL : sh_hamming(hashes[i], query), &tids[i]);
+		pass_add(ps, null_query ? DIST_NULL : sh_hamming(hashes[i], query), &tid);
 		most = KEY_DIST(ps->limit);
 	}
 }

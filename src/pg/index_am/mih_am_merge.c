@@ -202,7 +202,9 @@ collect_live(MihRows *rows, Page page)
 
 	for (int i = 0; i < n; i++)
 	{
-		if (!ItemPointerIsValid(&MihPageTids(page)[i]))
+		ItemPointerData tid = mih_row_tid(page, i);
+
+		if (!ItemPointerIsValid(&tid))
 			continue;
 		if (rows->n == rows->cap)
 		{
@@ -211,7 +213,7 @@ collect_live(MihRows *rows, Page page)
 			rows->tids = repalloc_huge(rows->tids, rows->cap * sizeof(ItemPointerData));
 		}
 		rows->hashes[rows->n] = MihPageHashes(page)[i];
-		rows->tids[rows->n] = MihPageTids(page)[i];
+		rows->tids[rows->n] = tid;
 		rows->n++;
 	}
 }
@@ -268,7 +270,7 @@ read_run(Relation index, const MihMeta *meta, const MihRun *run, MihRows *rows)
 	mih_walk_start(&walk, index);
 	for (uint32 p = 0; p < dir->pages[0]; p++)
 	{
-		read_page(&walk, dir->blocks[0][p], MIH_PAGE_TABLE0, false, &rows->old, rows);
+		read_page(&walk, dir->blocks[0][p], mih_table0_kind(run), false, &rows->old, rows);
 		pgstat_progress_update_param(MIH_PROGRESS_ROWS_DONE, (int64) rows->n);
 	}
 	for (int j = 1; j < meta->ntables; j++)
@@ -921,21 +923,28 @@ merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool resha
 	return rows.n;
 }
 
+/* True if a run's pages are of the kinds a merge in slices writes (every run of 1.3 on). */
+static bool
+sliceable(const MihRun *run)
+{
+	return (run->flags & (MIH_RUN_HASHES | MIH_RUN_PACKED_ROWS)) == (MIH_RUN_HASHES | MIH_RUN_PACKED_ROWS);
+}
+
 /*
  * The base run of a merge of every run that can go in slices (mih_am_slices.c), -1 if it cannot:
  * the merge keeps the index's shape, and the base and the run it is to take in hold distinct
- * hashes in tables 1..m-1 (a merge of the other runs makes one that does).
+ * hashes in tables 1..m-1 and packed tids in table 0 (a merge of the other runs makes one that
+ * does).
  */
 static int
 slices_base(Relation index, const MihMeta *meta, const bool *chosen, uint64 limit)
 {
 	int			base = base_run(index, meta, limit);
 
-	if (base < 0 || meta->nruns < 2 || (meta->flags & MIH_FLAG_COMPACT) ||
-		!(meta->runs[base].flags & MIH_RUN_HASHES))
+	if (base < 0 || meta->nruns < 2 || (meta->flags & MIH_FLAG_COMPACT) || !sliceable(&meta->runs[base]))
 		return -1;
 	for (uint32 r = 0; r < meta->nruns; r++)
-		if (!chosen[r] || (meta->nruns == 2 && !(meta->runs[r].flags & MIH_RUN_HASHES)))
+		if (!chosen[r] || (meta->nruns == 2 && !sliceable(&meta->runs[r])))
 			return -1;
 	return base;
 }

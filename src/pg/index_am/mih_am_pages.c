@@ -104,6 +104,22 @@ mih_check_items(Relation index, BlockNumber blkno, Page page)
 		mih_corrupt(index, blkno, "the page is not a page of this access method");
 	switch (opaque->kind)
 	{
+		case MIH_PAGE_ROWS:
+			{
+				const MihTidsHeader *th;
+
+				/* what every read of a row trusts: its hash and tid stay within the page */
+				if (opaque->nitems > MIH_ROWS_MAX_PER_PAGE)
+					mih_corrupt(index, blkno, "a page of table 0 holds %u rows, more than fit", opaque->nitems);
+				th = MihTidsHeaderOf(page);
+				if (th->offset_bits < 1 || th->offset_bits > 16 || th->width < th->offset_bits ||
+					th->width - th->offset_bits > 32 ||
+					!sh_packed_fits(opaque->nitems, th->width, MIH_TIDS_BYTES(opaque->nitems)))
+					mih_corrupt(index, blkno, "%u tids of %u bits (%u of offset) do not fit a page of table 0",
+								opaque->nitems, th->width, th->offset_bits);
+				capacity = MIH_ROWS_MAX_PER_PAGE;
+			}
+			break;
 		case MIH_PAGE_TABLE0:
 		case MIH_PAGE_PENDING:
 		case MIH_PAGE_NULLS:
@@ -504,11 +520,15 @@ mih_validate_meta(Relation index, const MihMeta *meta)
 		mih_corrupt(index, MIH_META_BLKNO, "the meta page names %u runs", meta->nruns);
 	for (uint32 r = 0; r < meta->nruns; r++)
 	{
-		if (meta->runs[r].nrows > (uint64) meta->runs[r].table_pages[0] * MIH_ROWS_PER_PAGE)
+		uint64		per_page = (meta->runs[r].flags & MIH_RUN_PACKED_ROWS) ? MIH_ROWS_MAX_PER_PAGE : MIH_ROWS_PER_PAGE;
+
+		if (meta->runs[r].nrows > (uint64) meta->runs[r].table_pages[0] * per_page)
 			mih_corrupt(index, MIH_META_BLKNO, "the meta page counts %lu rows in %u pages of table 0 of run %u",
 						(unsigned long) meta->runs[r].nrows, meta->runs[r].table_pages[0], r);
 		/* a compact index's key tables reach rows by value already */
-		if ((meta->runs[r].flags & ~(MIH_RUN_HASHES | MIH_RUN_EXTRA)) ||
+		if ((meta->runs[r].flags & ~(MIH_RUN_HASHES | MIH_RUN_EXTRA | MIH_RUN_PACKED_ROWS)) ||
+			/* runs of 1.2 have neither; every run since has packed rows */
+			((meta->runs[r].flags & MIH_RUN_HASHES) && !(meta->runs[r].flags & MIH_RUN_PACKED_ROWS)) ||
 			((meta->runs[r].flags & MIH_RUN_EXTRA) && !(meta->runs[r].flags & MIH_RUN_HASHES)) ||
 			/* only a merge in slices changes a run, and only one of distinct hashes (full pages) */
 			(meta->runs[r].epoch > 0 && !(meta->runs[r].flags & MIH_RUN_HASHES)) ||

@@ -83,7 +83,7 @@ mih_probe_visit(MihProbe *pr, int table, uint32 p)
 {
 	BlockNumber blkno = pr->dir->blocks[table][p];
 	Buffer	   *recent = &pr->dir->recent[table][p];
-	uint16		kind = table == 0 ? MIH_PAGE_TABLE0 : mih_tablej_kind(pr->meta, pr->run);
+	uint16		kind = table == 0 ? mih_table0_kind(pr->run) : mih_tablej_kind(pr->meta, pr->run);
 	Page		page;
 
 	if (BufferIsValid(pr->buffer) && BufferGetBlockNumber(pr->buffer) != blkno)
@@ -456,10 +456,14 @@ prefetch_value(const MihProbe *pr, uint32 v, uint32 lo)
 	block = (char *) BufferGetBlock(buffer);
 	first = fences[p];
 	last = p + 1 < npages ? fences[p + 1] : pr->mask;
-	/* Where the entries lie: 8-byte hashes, or packed keys filling the page after their header. */
+	/*
+	 * Where the entries lie: packed keys filling the page after their header, or 8-byte hashes, as
+	 * many as a page of table 0 holds on average (its tids are packed too, so pages vary).
+	 */
 	data = PageGetContents(block) + (pr->packed ? sizeof(MihPackedPage) : 0);
 	bytes = pr->packed ? MIH_PACKED_BYTES - 8 :
-		sizeof(uint64) * (pr->table == 0 ? MIH_ROWS_PER_PAGE : MIH_REFS_PER_PAGE);
+		pr->table > 0 ? sizeof(uint64) * MIH_REFS_PER_PAGE :
+		sizeof(uint64) * Max(pr->run->nrows / Max(pr->run->table_pages[0], 1), 1);
 	guess = v <= first ? 0 : Min((uint64) (v - first) * bytes / ((uint64) (last - first) + 1), bytes - 1);
 	/* The guess is off by a dozen entries or so: the lines around it too. */
 	for (int64 i = Max((int64) guess - PREFETCH_SPREAD, 0); i <= (int64) Min(guess + PREFETCH_SPREAD, bytes - 1); i += 64)
@@ -622,7 +626,7 @@ mih_probe_read_table0(MihProbe *pr, MihRowsFn fn, void *arg)
 		page = mih_probe_visit(pr, 0, p);
 		if (page == NULL)
 			return false;
-		fn(arg, page, MIH_PAGE_TABLE0);
+		fn(arg, page, MihPageGetOpaque(page)->kind);
 		LockBuffer(pr->buffer, BUFFER_LOCK_UNLOCK);
 	}
 	return true;
@@ -665,13 +669,17 @@ row_of(MihProbe *pr, Page page, int i, uint64 h)
 {
 	MihRowsOf  *ro = (MihRowsOf *) pr->arg;
 	uint64		key = sh_mih_rotate_block_to_top(h, pr->meta->ntables, 0);
-	const ItemPointerData *tid = &MihPageTids(page)[i];
 
 	/* Entries come in table 0's order, which is the keys' order: a merge of the two. */
 	while (ro->next < ro->n && ro->keys[ro->next] < key)
 		ro->next++;
-	if (ro->next < ro->n && ro->keys[ro->next] == key && ItemPointerIsValid(tid))
-		ro->fn(ro->arg, h, tid);
+	if (ro->next < ro->n && ro->keys[ro->next] == key)
+	{
+		ItemPointerData tid = mih_row_tid(page, i);
+
+		if (ItemPointerIsValid(&tid))
+			ro->fn(ro->arg, h, &tid);
+	}
 }
 
 /*

@@ -77,15 +77,18 @@ scan_rows_page(void *arg, Page page, uint16 kind)
 {
 	MihScanState *so = (MihScanState *) arg;
 	const uint64 *hashes = MihPageHashes(page);
-	const ItemPointerData *tids = MihPageTids(page);
 	int			n = MihPageGetOpaque(page)->nitems;
 	uint64		center = so->nballs > 0 ? so->centers[so->probe] : 0;
 	int			radius = so->nballs > 0 ? so->radii[so->probe] : 64;
 
 	for (int i = sh_next_within(hashes, 0, n, center, 0, radius); i < n;
 		 i = sh_next_within(hashes, i + 1, n, center, 0, radius))
-		if (mih_all_keys_hold(so, hashes[i]) && ItemPointerIsValid(&tids[i]))
-			add_tid(so, &tids[i]);
+	{
+		ItemPointerData tid = mih_row_tid(page, i);
+
+		if (mih_all_keys_hold(so, hashes[i]) && ItemPointerIsValid(&tid))
+			add_tid(so, &tid);
+	}
 }
 
 /* True if a table before the given one also finds h, which then reports it. */
@@ -110,10 +113,10 @@ note_match(MihProbe *pr, Page page, int i, uint64 h)
 		return;
 	if (pr->table == 0)
 	{
-		const ItemPointerData *tid = &MihPageTids(page)[i];
+		ItemPointerData tid = mih_row_tid(page, i);
 
-		if (ItemPointerIsValid(tid))
-			add_tid(rp->so, tid);
+		if (ItemPointerIsValid(&tid))
+			add_tid(rp->so, &tid);
 		return;
 	}
 	if (found_before(pr, rp, pr->table, h))
@@ -163,14 +166,15 @@ confirm_key(MihProbe *pr, Page page, int i, uint64 h)
 	MihRadiusProbe *rp = (MihRadiusProbe *) pr->arg;
 	const MihKeyRef *k = rp->confirming;
 	int			m = pr->meta->ntables;
-	const ItemPointerData *tid = &MihPageTids(page)[i];
+	ItemPointerData tid;
 
 	if (sh_mih_block_value(h, m, k->table) != k->value || mih_compact_key(h, m, k->table) != k->key)
 		return;
 	if (!mih_all_keys_hold(rp->so, h) || found_before(pr, rp, k->table, h))
 		return;
-	if (ItemPointerIsValid(tid))
-		add_tid(rp->so, tid);
+	tid = mih_row_tid(page, i);
+	if (ItemPointerIsValid(&tid))
+		add_tid(rp->so, &tid);
 }
 
 static int

@@ -23,8 +23,9 @@
  * Every change of the meta page changes the changed runs' epochs (their directories are cached by
  * it; a hot standby's scans check it, see mih_probe_visit): the new pages carry B's (or L's) tag,
  * as those they replace. A crash between two changes leaves two consistent runs, which the next
- * merge reads as any others. Only runs of MIH_RUN_HASHES are merged so: tables of row numbers
- * (layout 2) would have to be renumbered with table 0, key tables (compact) hold no hashes.
+ * merge reads as any others. Only runs of MIH_RUN_HASHES and MIH_RUN_PACKED_ROWS are merged so
+ * (new pages are of their kinds): tables of row numbers (layout 2) would have to be renumbered
+ * with table 0, key tables (compact) hold no hashes.
  */
 #include "mih_am.h"
 
@@ -118,7 +119,7 @@ read_old_run(Relation index, const MihMeta *meta, const MihRun *run, MihOldTable
 	mih_walk_start(&walk, index);
 	for (uint32 p = 0; p < t->pages; p++)
 	{
-		Buffer		buffer = mih_read_kind(&walk, t->fences[p].blkno, MIH_PAGE_TABLE0, false, BUFFER_LOCK_SHARE);
+		Buffer		buffer = mih_read_kind(&walk, t->fences[p].blkno, mih_table0_kind(run), false, BUFFER_LOCK_SHARE);
 		Page		page = BufferGetPage(buffer);
 		int			items = MihPageGetOpaque(page)->nitems;
 
@@ -128,7 +129,8 @@ read_old_run(Relation index, const MihMeta *meta, const MihRun *run, MihOldTable
 						(unsigned long) run->nrows);
 		t->start[p] = n;
 		memcpy(&t->hashes[n], MihPageHashes(page), items * sizeof(uint64));
-		memcpy(&t->tids[n], MihPageTids(page), items * sizeof(ItemPointerData));
+		for (int i = 0; i < items; i++)
+			t->tids[n + i] = mih_row_tid(page, i);
 		n += items;
 		UnlockReleaseBuffer(buffer);
 	}
@@ -372,7 +374,7 @@ replace_table(MihSlices *sl, int j, const uint64 *entries, const ItemPointerData
 {
 	const MihOldTable *old = j == 0 ? &sl->b0 : &sl->bj[j];
 	uint32		per_range = Max((old->pages + RANGES - 1) / RANGES, 1);
-	Size		per_page = j == 0 ? MIH_ROWS_PER_PAGE : MIH_HASHES_MIN_PER_PAGE;
+	Size		per_page = j == 0 ? MIH_ROWS_MIN_PER_PAGE : MIH_HASHES_MIN_PER_PAGE;
 	/* The new pages so far, then the old ones after them; each range may leave a page part full. */
 	Size		cap = n / per_page + old->pages + RANGES + 2;
 	MihFence   *fences = palloc_extended(cap * sizeof(MihFence), MCXT_ALLOC_HUGE);
@@ -426,7 +428,8 @@ replace_table(MihSlices *sl, int j, const uint64 *entries, const ItemPointerData
 
 /*
  * Merges the level run into the base run in slices (see the top of the file); both are runs of
- * MIH_RUN_HASHES that the caller keeps other merges off. Returns the rows of the new base.
+ * MIH_RUN_HASHES and MIH_RUN_PACKED_ROWS that the caller keeps other merges off. Returns the rows
+ * of the new base.
  */
 uint64
 mih_merge_in_slices(Relation index, uint64 base_id, uint64 level_id)
@@ -441,6 +444,7 @@ mih_merge_in_slices(Relation index, uint64 base_id, uint64 level_id)
 	sl.base = meta.runs[find_run(&meta, base_id)];
 	sl.level = meta.runs[find_run(&meta, level_id)];
 	Assert((sl.base.flags & MIH_RUN_HASHES) && (sl.level.flags & MIH_RUN_HASHES));
+	Assert((sl.base.flags & MIH_RUN_PACKED_ROWS) && (sl.level.flags & MIH_RUN_PACKED_ROWS));
 	pgstat_progress_update_param(MIH_PROGRESS_PHASE, MIH_MERGE_PHASE_READ);
 	pgstat_progress_update_param(MIH_PROGRESS_ROWS_TOTAL, (int64) (sl.base.nrows + sl.level.nrows));
 	read_old_run(index, &meta, &sl.base, &sl.b0, sl.bj);

@@ -96,9 +96,72 @@ write_page(Relation index, Page image, BlockNumber *blkno, Buffer *hint)
 }
 
 /*
+ * How many of the n tids, from tids[0], one page of table 0 holds with theirs hashes, packed as
+ * narrow as their blocks' spread and largest offset allow (the width only grows as rows are added,
+ * so the first that does not fit ends the page); sets *th. Dead rows (offset 0, block invalid) are
+ * packed as 0 and widen nothing.
+ */
+static Size
+rows_for_page(const ItemPointerData *tids, Size n, MihTidsHeader *th)
+{
+	BlockNumber lo = InvalidBlockNumber,
+				hi = 0;
+	OffsetNumber most = 1;
+	Size		count = 0;
+
+	th->first_block = 0;
+	th->offset_bits = th->width = 1;
+	for (; count < n; count++)
+	{
+		BlockNumber nlo = lo,
+					nhi = hi;
+		OffsetNumber nmost = most;
+		int			offset_bits,
+					width;
+
+		if (ItemPointerIsValid(&tids[count]))
+		{
+			BlockNumber b = ItemPointerGetBlockNumberNoCheck(&tids[count]);
+
+			nlo = lo == InvalidBlockNumber ? b : Min(lo, b);
+			nhi = Max(hi, b);
+			nmost = Max(most, ItemPointerGetOffsetNumberNoCheck(&tids[count]));
+		}
+		offset_bits = sh_packed_width(nmost);
+		width = offset_bits + (nlo == InvalidBlockNumber ? 0 : sh_packed_width(nhi - nlo));
+		if (!sh_packed_fits(count + 1, width, MIH_TIDS_BYTES(count + 1)))
+			break;
+		lo = nlo;
+		hi = nhi;
+		most = nmost;
+		th->first_block = lo == InvalidBlockNumber ? 0 : lo;
+		th->offset_bits = (uint8) offset_bits;
+		th->width = (uint8) width;
+	}
+	return count;
+}
+
+/* Writes the count tids of a table 0 page whose hashes are on it, as rows_for_page packed them. */
+static void
+write_tids(Page page, const ItemPointerData *tids, Size count, const MihTidsHeader *th)
+{
+	MihTidsHeader *to = MihTidsHeaderOf(page);
+	uint8	   *data = MihTidsData(page);
+
+	*to = *th;
+	memset(data, 0, MIH_TIDS_BYTES(count));
+	for (Size i = 0; i < count; i++)
+		if (ItemPointerIsValid(&tids[i]))
+			sh_packed_set(data, th->width, (uint32) i,
+						  ((uint64) (ItemPointerGetBlockNumberNoCheck(&tids[i]) - th->first_block) << th->offset_bits) |
+						  ItemPointerGetOffsetNumberNoCheck(&tids[i]));
+}
+
+/*
  * Writes table 0 (j == 0: the n rows, hashes and tids, in their sorted order) or table j (the n
- * distinct hashes rotated by block j, sorted: its keys, packed as many to a page as fit), noting
- * each page's fence in dir and its buffer in hints (room for n / MIH_HASHES_MIN_PER_PAGE + 1).
+ * distinct hashes rotated by block j, sorted: its keys), packed as many to a page as fit, noting
+ * each page's fence in dir and its buffer in hints (room for n / MIH_ROWS_MIN_PER_PAGE + 1 pages
+ * of table 0, n / MIH_HASHES_MIN_PER_PAGE + 1 of table j).
  * Returns the pages written.
  */
 uint32
@@ -114,12 +177,15 @@ mih_write_table(Relation index, int m, int j, uint64 build_id, const uint64 *ent
 		Size		count;
 
 		CHECK_FOR_INTERRUPTS();
-		mih_init_page(page, j == 0 ? MIH_PAGE_TABLE0 : MIH_PAGE_HASHES);
+		mih_init_page(page, j == 0 ? MIH_PAGE_ROWS : MIH_PAGE_HASHES);
 		if (j == 0)
 		{
-			count = Min(MIH_ROWS_PER_PAGE, n - first);
+			MihTidsHeader th;
+
+			count = rows_for_page(&tids[first], n - first, &th);
+			MihPageGetOpaque(page)->nitems = (uint16) count;
 			memcpy(MihPageHashes(page), &entries[first], count * sizeof(uint64));
-			memcpy(MihPageTids(page), &tids[first], count * sizeof(ItemPointerData));
+			write_tids(page, &tids[first], count, &th);
 			dir[pages].first_value = sh_mih_block_value(entries[first], m, 0);
 		}
 		else
@@ -321,8 +387,9 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 {
 	MihRef	   *refs = palloc_extended(Max(n, 1) * sizeof(MihRef), MCXT_ALLOC_HUGE);
 	/*
-	 * Room for the pages of any table: a table 0 page holds 583 rows, a key page at least 800 keys
-	 * but, dense, may span as few as 4,080 block values, of which a dense table has fewer than rows.
+	 * Room for the pages of any table: a table 0 page holds at least 581 rows, a key page at least
+	 * 800 keys but, dense, may span as few as 4,080 block values, of which a dense table has fewer
+	 * than rows.
 	 */
 	Size		dir_cap = n / 512 + 2;
 	MihFence   *dir = palloc_extended(dir_cap * sizeof(MihFence), MCXT_ALLOC_HUGE);
@@ -360,7 +427,7 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 		pgstat_progress_update_param(progress->total, (int64) n * m);
 	memset(run, 0, sizeof(MihRun));
 	run->nrows = n;
-	run->flags = compact ? 0 : MIH_RUN_HASHES;
+	run->flags = MIH_RUN_PACKED_ROWS | (compact ? 0 : MIH_RUN_HASHES);
 	/* Unique among runs: a scan tells a recycled page by its tag. */
 	run->build_id = (uint64) GetCurrentTimestamp() ^ ((uint64) MyProcPid << 44);
 	for (int j = 0; j < m; j++)

@@ -8,13 +8,30 @@
 #include "commands/vacuum.h"
 #include "miscadmin.h"
 
+/* Row i of a page of (hash, tid) rows is dead: its tid becomes invalid (a packed one's offset 0). */
+static void
+mark_dead(Page page, int i)
+{
+	if (MihPageGetOpaque(page)->kind == MIH_PAGE_ROWS)
+	{
+		const MihTidsHeader *th = MihTidsHeaderOf(page);
+		uint8	   *data = MihTidsData(page);
+		uint64		offset_mask = (UINT64_C(1) << th->offset_bits) - 1;
+
+		sh_packed_set(data, th->width, (uint32) i, sh_packed_get(data, th->width, (uint32) i) & ~offset_mask);
+	}
+	else
+		ItemPointerSetInvalid(&MihPageTids(page)[i]);
+}
+
 /* Removes dead entries from one page; returns how many live ones remain. */
 static int
 vacuum_page(MihWalk *walk, BlockNumber blkno, uint16 kind, IndexBulkDeleteCallback callback,
 			void *callback_state, IndexBulkDeleteResult *stats, BlockNumber *next)
 {
 	Relation	index = walk->index;
-	bool		compact = kind != MIH_PAGE_TABLE0;
+	/* Chains drop their dead rows; table 0 keeps its order and marks them (offset 0). */
+	bool		compact = kind == MIH_PAGE_PENDING || kind == MIH_PAGE_NULLS;
 	Buffer		buffer;
 	GenericXLogState *state;
 	Page		page;
@@ -33,12 +50,14 @@ vacuum_page(MihWalk *walk, BlockNumber blkno, uint16 kind, IndexBulkDeleteCallba
 	tids = MihPageTids(page);
 	for (int i = 0; i < opaque->nitems; i++)
 	{
-		if (!ItemPointerIsValid(&tids[i]))
+		ItemPointerData tid = mih_row_tid(page, i);
+
+		if (!ItemPointerIsValid(&tid))
 			continue;
-		if (callback(&tids[i], callback_state))
+		if (callback(&tid, callback_state))
 		{
 			removed++;
-			ItemPointerSetInvalid(&tids[i]);
+			mark_dead(page, i);
 			continue;
 		}
 		if (compact)
@@ -111,7 +130,7 @@ vacuum_all(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 		for (uint32 p = 0; p < dir->pages[0]; p++)
 		{
 			sh_vacuum_delay_point();
-			stats->num_index_tuples += vacuum_page(&walk, dir->blocks[0][p], MIH_PAGE_TABLE0,
+			stats->num_index_tuples += vacuum_page(&walk, dir->blocks[0][p], mih_table0_kind(&meta.runs[r]),
 												   callback, callback_state, stats, &next);
 		}
 	}
