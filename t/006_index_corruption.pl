@@ -170,14 +170,29 @@ my @cases = (
         my $first = unpack('Q<', read_at($tids + TIDS_HEADER, 8));
         write_at($tids + TIDS_HEADER, pack('Q<', $first & ~((1 << $offset_bits) - 1)));
       }, [qw(check_heap)] ],
-    # Pages of tables 1..m-1 packed 60 bits wide, which no entry is (57 at most, or 64): read as
-    # such, an entry's load would leave the page. Every visit refuses them; the check visits all.
+    # Pages of tables 1..m-1 packed 60 bits wide, which no page is (57 at most, or 64): every
+    # visit refuses them, rather than read wrong keys; the check visits all.
     [ 'pages of tables 1..m-1 with a width no entry has', sub {
         for my $b (1 .. blocks() - 1)
         {
             write_at($b * BLCKSZ + HASHES + 8, pack('S', 60)) if kind_of($b) == KIND_HASHES;
         }
       }, [qw(check check_heap)] ],
+    # Pages of table 0 whose tids claim to be 200 bits wide: read as such, a tid's load would
+    # leave the page. Every visit refuses them, so whatever reads table 0 fails.
+    [ 'pages of table 0 with tids wider than a load reads', sub {
+        for my $b (1 .. blocks() - 1)
+        {
+            next unless kind_of($b) == KIND_ROWS;
+            my $n = unpack('S', read_at($b * BLCKSZ + OPAQUE + 2, 2));
+            write_at($b * BLCKSZ + 24 + 8 * $n + 5, pack('C', 200));
+        }
+      }, [qw(radius knn keyless vacuum check check_heap)] ],
+    # A page of table 0 claiming more rows than any holds (1,002 with 1-bit tids).
+    [ 'a page of table 0 claiming more rows than fit', sub {
+        my $b = first_of_kind(KIND_ROWS);
+        write_at($b * BLCKSZ + OPAQUE + 2, pack('S', 1003));
+      }, [qw(keyless vacuum check check_heap)] ],
     # The first key of a table 1 page with its lowest bit flipped: every key of the page is the
     # difference from it, so each moves by one in a low bit (of block 2 at 3 tables): the table
     # stays in order, but table 0 holds none of the page's hashes. A scan that finds them reaches

@@ -2,10 +2,10 @@
 # page) keeps working: it is read as an index of one run, answers like a sequential scan, takes
 # inserts (the first change of its meta page writes it as layout 3), flushes, VACUUM and merges.
 # The layout 2 index is made here from a freshly built single-run index, with the server stopped:
-# table 0, the pending and NULL chains are the same in both layouts; tables 1..m-1 of layout 2 held
-# (hash, ordinal in table 0) entries instead of distinct hashes, so they are written again as 1.2
-# wrote them (appended to the file; the pages of layout 3's are left unused), and the meta page is
-# rewritten.
+# the pending and NULL chains are the same in both layouts; table 0 of layout 2 held whole tids,
+# 582 rows a page, and tables 1..m-1 (hash, ordinal in table 0) entries instead of distinct
+# hashes, so both are written again as 1.2 wrote them (appended to the file; the pages of layout
+# 3's are left unused), and the meta page is rewritten.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;

@@ -134,6 +134,7 @@ mih_check_items(Relation index, BlockNumber blkno, Page page)
 
 				/* what every read of an entry trusts: it stays within the page */
 				if ((pk->width > SH_PACKED_MAX_WIDTH && pk->width != SH_PACKED_WHOLE) ||
+					(pk->width == 0 && opaque->nitems > 1) ||	/* distinct keys */
 					!sh_packed_fits(opaque->nitems, pk->width, MIH_PACKED_BYTES))
 					mih_corrupt(index, blkno, "%u keys of %u bits do not fit a page", opaque->nitems, pk->width);
 				capacity = PG_UINT16_MAX;	/* bounded by the fit */
@@ -527,8 +528,13 @@ mih_validate_meta(Relation index, const MihMeta *meta)
 						(unsigned long) meta->runs[r].nrows, meta->runs[r].table_pages[0], r);
 		/* a compact index's key tables reach rows by value already */
 		if ((meta->runs[r].flags & ~(MIH_RUN_HASHES | MIH_RUN_EXTRA | MIH_RUN_PACKED_ROWS)) ||
-			/* runs of 1.2 have neither; every run since has packed rows */
+			/*
+			 * runs of 1.2 have neither; every run since has packed rows, and, unless compact,
+			 * tables of distinct hashes (tables of row numbers count 582 rows a page of table 0)
+			 */
 			((meta->runs[r].flags & MIH_RUN_HASHES) && !(meta->runs[r].flags & MIH_RUN_PACKED_ROWS)) ||
+			((meta->runs[r].flags & MIH_RUN_PACKED_ROWS) && !(meta->runs[r].flags & MIH_RUN_HASHES) &&
+			 !(meta->flags & MIH_FLAG_COMPACT)) ||
 			((meta->runs[r].flags & MIH_RUN_EXTRA) && !(meta->runs[r].flags & MIH_RUN_HASHES)) ||
 			/* only a merge in slices changes a run, and only one of distinct hashes (full pages) */
 			(meta->runs[r].epoch > 0 && !(meta->runs[r].flags & MIH_RUN_HASHES)) ||

@@ -644,6 +644,8 @@ mih_probe_ordinal_tid(MihProbe *pr, uint32 ord, ItemPointerData *tid)
 	if (ord >= pr->run->nrows)
 		mih_corrupt(pr->index, MIH_META_BLKNO, "a table refers to row %u of table 0, which has %lu rows",
 					ord, (unsigned long) pr->run->nrows);
+	/* (mih_validate_meta: a run of row numbers has at least nrows / 582 pages of whole tids) */
+	Assert(!(pr->run->flags & MIH_RUN_PACKED_ROWS) && ord / MIH_ROWS_PER_PAGE < pr->dir->pages[0]);
 	page = mih_probe_visit(pr, 0, ord / MIH_ROWS_PER_PAGE);
 	if (page == NULL)
 		return false;
