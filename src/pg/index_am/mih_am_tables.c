@@ -96,7 +96,7 @@ write_page(Relation index, Page image, BlockNumber *blkno, Buffer *hint)
 }
 
 /*
- * How many of the n tids, from tids[0], one page of table 0 holds with theirs hashes, packed as
+ * How many of the n tids, from tids[0], one page of table 0 holds with their hashes, packed as
  * narrow as their blocks' spread and largest offset allow (the width only grows as rows are added,
  * so the first that does not fit ends the page); sets *th. Dead rows (offset 0, block invalid) are
  * packed as 0 and widen nothing.
