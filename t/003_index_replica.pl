@@ -18,10 +18,15 @@ $primary->init(allows_streaming => 1, $primary->pg_version >= 18 ? (extra => ['-
 # The index is to stand still once the writers stop (its damaged page below): no settle (t/014).
 $primary->append_conf('postgresql.conf', "simhash.settle_delay = -1\n");
 $primary->start;
-$primary->safe_psql('postgres', 'CREATE EXTENSION simhash');
+# The standby streams through a slot, so that the primary keeps the WAL it has not received yet
+# (a checkpoint every 64 MB recycles it otherwise: max_wal_size = 128MB) on a slow machine.
+$primary->safe_psql('postgres', q{
+    CREATE EXTENSION simhash;
+    SELECT pg_create_physical_replication_slot('standby', true);});
 $primary->backup('base');
 my $standby = PostgreSQL::Test::Cluster->new('standby');
 $standby->init_from_backup($primary, 'base', has_streaming => 1);
+$standby->append_conf('postgresql.conf', "primary_slot_name = 'standby'\n");
 $standby->start;
 
 my $answers = q{

@@ -18,10 +18,17 @@ $primary->init(allows_streaming => 1);
 # are simhash_mih_merge's.
 $primary->append_conf('postgresql.conf', "autovacuum = off\nsimhash.settle_delay = -1\n");
 $primary->start;
-$primary->safe_psql('postgres', 'CREATE EXTENSION simhash');
+# The standby streams through a slot: the primary writes gigabytes of WAL here (whole-page images
+# of every slice), a checkpoint every 64 MB (max_wal_size = 128MB), and without a slot it recycles
+# the segments a standby that fell a second behind still needs ("requested WAL segment has already
+# been removed"): that standby never catches up. The slot, reserved before the backup, keeps them.
+$primary->safe_psql('postgres', q{
+    CREATE EXTENSION simhash;
+    SELECT pg_create_physical_replication_slot('standby', true);});
 $primary->backup('base');
 my $standby = PostgreSQL::Test::Cluster->new('standby');
 $standby->init_from_backup($primary, 'base', has_streaming => 1);
+$standby->append_conf('postgresql.conf', "primary_slot_name = 'standby'\n");
 $standby->start;
 
 # A base run of 1.3M rows (a base needs four big runs' rows: 4 * 64 limits of 4,656), some of
