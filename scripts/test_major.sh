@@ -97,6 +97,11 @@ if [[ $what == *" tap "* ]]; then
     tests=${tests:-0}
     [ "$rc" != 0 ] && [ "$bad" = 0 ] && bad=1
     [ "$rc" = 0 ] || grep -E '^#' "$root/build/tap.log" | tail -n 40
+    # A file that failed or died: the end of its own log says where and why.
+    [ "$rc" = 0 ] || for f in $(sed -n '/^Test Summary Report/,$ s#^\(t/[^ ]*\)\.pl .*#\1#p' "$root/build/tap.log" | sort -u); do
+        echo "--- the end of tmp_check/log/regress_log_${f#t/}"
+        tail -n 40 "$root/tmp/simhash-tap/tmp_check/log/regress_log_${f#t/}" 2>/dev/null
+    done
     echo "TAP on $major: $((tests - bad)) passed, $bad failed"
     passed=$((passed + tests - bad)); failed=$((failed + bad))
 fi
