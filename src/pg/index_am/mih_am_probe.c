@@ -430,9 +430,11 @@ first_page_after(const MihProbe *pr, uint32 v, uint32 from)
  * Asks the CPU for the cache lines where value v's entries likely are (around the guess
  * first_at_least starts from) and for the header and special space of the page, lo being
  * first_page_from(v), if the page is where this backend last found it. Only a hint: the buffer
- * may hold another page by now, and nothing is read from it here.
+ * may hold another page by now, and nothing is read from it here. Always inlined: as a function of
+ * its own it has no effect a compiler can see, so GCC found it pure and dropped every call to it
+ * (GCC 12 at -O2: not one prefetch in the library, and nearest neighbours took 1.5x-2x the time).
  */
-static void
+static pg_attribute_always_inline void
 prefetch_value(const MihProbe *pr, uint32 v, uint32 lo)
 {
 	uint32		npages = pr->dir->pages[pr->table];
@@ -478,11 +480,11 @@ prefetch_value(const MihProbe *pr, uint32 v, uint32 lo)
 
 /*
  * Calls pr->match for every entry of table pr->table whose block is one of the n values, sorted
- * increasing (not a key table: nearest neighbours never probe those): the same as
+ * increasing (not a key table: mih_probe_value probes those one by one): the same as
  * mih_probe_value for each, but a page that holds several of the values is pinned, locked and
  * checked once for all of them, the directory is searched forward from the last value's page, and
  * the entries of values a few ahead are prefetched, so that their cache misses overlap. A deep
- * nearest-neighbour level probes thousands of values, several to a page.
+ * nearest-neighbour level probes thousands of values, several to a page; a radius, hundreds.
  */
 void
 mih_probe_values(MihProbe *pr, const uint32 *values, int n)
