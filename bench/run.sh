@@ -7,7 +7,8 @@
 #
 # Uses the server in PGHOST/PGPORT if set, else starts a throwaway one (scripts/pgtmp.sh) with the
 # installed extension. Environment: SEED=42 NQ=1000 KS="3 5 8" BUDGET_S=60 (per query set: slow
-# methods run at least 20 queries, then stop after BUDGET_S seconds) BENCH_DB=simhash_bench,
+# methods run at least 20 queries, then stop after BUDGET_S seconds), PASSES=1 (more: the queries
+# run that many times, each pass in another order, and each keeps its fastest time), BENCH_DB=simhash_bench,
 # SIMHASH_WORKLOAD=uniform for uniform random rows and queries (bench/gen/workload.cpp),
 # BENCH_RESULTS=FILE also writes the results as tab-separated lines (method, query set, p50 ms,
 # p99 ms, recall) for another script to compare (bench/majors.sh).
@@ -20,6 +21,7 @@ SEED=${SEED:-42}
 NQ=${NQ:-1000}
 KS=${KS:-"3 5 8"}
 BUDGET_S=${BUDGET_S:-60}
+PASSES=${PASSES:-1}
 DB=${BENCH_DB:-simhash_bench}
 KNN=10
 WORKLOAD=${SIMHASH_WORKLOAD:-crawl}
@@ -88,7 +90,7 @@ grep -v '^\s*#' "$here/methods.conf" | grep -v '^\s*$' | while IFS='|' read -r n
     [ "$knn" = yes ] && sets+=("knn_$KNN|$knn_sql|$KNN")
     for s in "${sets[@]}"; do
         IFS='|' read -r set query k <<<"$s"
-        n=$(sql -c "$settings" -c "SELECT bench_time('$name', '$set', \$q\$$query\$q\$, $k, $BUDGET_S)" | tail -n1)
+        n=$(sql -c "$settings" -c "SELECT bench_time('$name', '$set', \$q\$$query\$q\$, $k, $BUDGET_S, 20, $PASSES)" | tail -n1)
         if [[ $set == knn_* ]]; then result="bench_knn_result('$name', '$set', $k)"; else result="bench_radius_result('$name', '$set', $k)"; fi
         sql -c "INSERT INTO bench_results SELECT '$name', '$set', r.*, $build_s, $index_mb FROM $result r"
         log "  $set: $n queries, $(sql -c "SELECT format('p50 %s ms, p99 %s ms, recall %s', p50_ms, p99_ms, recall) FROM bench_results WHERE method = '$name' AND query_set = '$set'")"
