@@ -480,7 +480,7 @@ prefetch_value(const MihProbe *pr, uint32 v, uint32 lo)
 
 /*
  * Calls pr->match for every entry of table pr->table whose block is one of the n values, sorted
- * increasing (not a key table: mih_probe_value probes those one by one): the same as
+ * increasing (or pr->key_match for every key, on a key table, probed value by value): the same as
  * mih_probe_value for each, but a page that holds several of the values is pinned, locked and
  * checked once for all of them, the directory is searched forward from the last value's page, and
  * the entries of values a few ahead are prefetched, so that their cache misses overlap. A deep
@@ -496,7 +496,12 @@ mih_probe_values(MihProbe *pr, const uint32 *values, int n)
 	uint32		los[PREFETCH_AHEAD];	/* first_page_from(values[k]) for the next few k */
 	uint32		ahead = 0;		/* los[] holds values[k .. ahead - 1] */
 
-	Assert(!mih_is_key_table(pr->meta, pr->table));
+	if (mih_is_key_table(pr->meta, pr->table))
+	{
+		for (int k = 0; k < n && !pr->stale; k++)
+			mih_probe_value(pr, values[k]);
+		return;
+	}
 	for (int k = 0; k < n && !pr->stale; k++)
 	{
 		uint32		v = values[k];

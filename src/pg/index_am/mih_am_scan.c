@@ -338,13 +338,7 @@ probe_tables(MihScanState *so, Relation index, const MihMeta *meta, const MihRun
 				continue;
 			mih_probe_table(&pr, j);
 			values = block_values(cache, m, j, rp.center, rp.levels[j], &nvalues);
-			if (mih_is_key_table(meta, j))
-			{
-				for (int i = 0; i < nvalues && !pr.stale; i++)
-					mih_probe_value(&pr, values[i]);
-			}
-			else
-				mih_probe_values(&pr, values, nvalues);
+			mih_probe_values(&pr, values, nvalues);
 		}
 		if (!pr.stale)
 			resolve_found(&pr, &rp);
