@@ -18,8 +18,9 @@ root="$roots/pg$major${clean:+-clean}"
 # make) is made again, and one that lacks packages asked for now gets just those.
 done_file="$root/.simhash-root-done"
 
-# python3: the build writes the core's HTML reference table with it (scripts/char_reference_table.py).
-packages=(build-essential libutf8proc-dev libxxhash-dev libipc-run-perl iproute2 python3)
+# python3: the build writes the core's HTML reference table with it (scripts/char_reference_table.py);
+# libfaketime: t/015 runs the server on a slow clock.
+packages=(build-essential libutf8proc-dev libxxhash-dev libipc-run-perl iproute2 python3 libfaketime)
 server=("postgresql-$major")
 dev=("postgresql-server-dev-$major")
 mapfile -t sources < <("$(dirname "$0")/debian_sources.sh" "$suite")

@@ -3,7 +3,7 @@
 # table page of another kind, a directory page that claims too many entries, a truncated file, key
 # pages of a compact index whose header claims more values than fit, a filter page that claims too
 # many words or lost its bits, a hash of table 1 that table 0 does not hold, a hint page that
-# claims too many buffers).
+# claims too many buffers, the last build id given out set back).
 # Every operation then either still works or ends with index_corrupted (XX002) naming the index
 # and hinting REINDEX — never another error, a hang (statement_timeout is the fence), or a crash —
 # and the operations that must read the damaged part do end with XX002. REINDEX repairs it.
@@ -17,7 +17,8 @@ use Test::More;
 use constant BLCKSZ => 8192;
 # Page layout (src/pg/index_am/mih_am.h): the opaque (kind u16, nitems u16, next u32) ends the
 # page; the meta page's fields (MihMeta, layout 3) start after the 24-byte page header.
-use constant { OPAQUE => BLCKSZ - 8, META_MAGIC => 24, META_PENDING_HEAD => 48 };
+# last_build follows the 32 runs of 128 bytes.
+use constant { OPAQUE => BLCKSZ - 8, META_MAGIC => 24, META_PENDING_HEAD => 48, META_LAST_BUILD => 24 + 88 + 128 * 32 };
 use constant { KIND_ROWS => 12, KIND_FENCE => 4, KIND_PENDING => 5, KIND_FREE => 6,
     KIND_KEYS => 8, KIND_FILTER => 9, KIND_HINTS => 10, KIND_HASHES => 11 };
 # A key page (src/pg/index_am/mih_am_keys.h) begins with first (u32) and nvalues (u16).
@@ -197,6 +198,10 @@ my @cases = (
     # difference from it, so each moves by one in a low bit (of block 2 at 3 tables): the table
     # stays in order, but table 0 holds none of the page's hashes. A scan that finds them reaches
     # no row through table 0; the check compares every table with table 0's hashes.
+    # A run whose build id was never given out: the next run written could get its id.
+    [ 'the last build id given out set back before the run\'s', sub {
+        write_at(META_LAST_BUILD, pack('Q', 0));
+      }, [qw(check check_heap)] ],
     [ 'a hash of table 1 that table 0 does not hold', sub {
         my $b = first_of_kind(KIND_HASHES);
         my ($lo, $hi) = unpack('LL', read_at($b * BLCKSZ + HASHES, 8));

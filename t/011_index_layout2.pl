@@ -80,7 +80,7 @@ sub to_layout2
         @pages[0 .. 3], @fences[0 .. 3], $pending_head, $pending_tail, $npending, $nulls_head, $nulls_tail,
         @pages[4 .. 5], @fences[4 .. 5]);
     seek($fh, META, 0);
-    print $fh $v2 . ("\0" x (88 + 128 * 32 - length($v2)));
+    print $fh $v2 . ("\0" x (88 + 128 * 32 + 8 - length($v2)));
     close($fh);
 }
 

@@ -187,7 +187,7 @@ mih_packed_key(Page page, uint32 i)
  */
 typedef struct MihRun
 {
-	uint64		build_id;		/* new for every run written */
+	uint64		build_id;		/* greater than every run's written before (mih_new_build_id) */
 	uint64		nrows;			/* entries in each of its tables, dead ones included */
 	uint32		table_pages[MIH_MAX_TABLES];
 	BlockNumber fence_head[MIH_MAX_TABLES];	/* the first page of each table's directory */
@@ -266,6 +266,7 @@ typedef struct MihMeta
 	uint64		written;		/* rows written into runs by flushes and merges since the build */
 	uint64		slices;			/* changes of merges in slices (mih_am_slices.c): mih_runs_unchanged */
 	MihRun		runs[MIH_MAX_RUNS];
+	uint64		last_build;		/* the build id given last (mih_new_build_id) */
 } MihMeta;
 
 StaticAssertDecl(sizeof(MihMeta) <= MIH_DATA_BYTES, "the meta page holds MihMeta");
@@ -355,6 +356,8 @@ extern MihMeta *mih_begin_meta_change(Relation index, Buffer buffer, GenericXLog
 extern Buffer mih_pin_meta(Relation index, MihMeta *meta);
 extern void mih_read_meta(Relation index, MihMeta *meta);
 extern bool mih_has_run(const MihMeta *meta, uint64 build_id, uint64 epoch);
+extern uint64 mih_new_build_id(MihMeta *meta);
+extern uint64 mih_reserve_build_id(Relation index);
 extern bool mih_runs_unchanged(Relation index, const MihMeta *seen, bool on_standby);
 extern bool mih_generation_unchanged(Relation index, const MihMeta *seen, bool on_standby);
 extern const MihDirectory *mih_directory(Relation index, const MihMeta *meta, const MihRun *run,
@@ -385,7 +388,7 @@ typedef struct MihPresorted
 } MihPresorted;
 extern void mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, int m,
 							 bool compact, const MihPresorted *presorted, const MihProgress *progress,
-							 MihRun *run);
+							 uint64 build_id, MihRun *run);
 extern uint32 mih_write_table(Relation index, int m, int j, uint64 build_id, const uint64 *entries,
 							  const ItemPointerData *tids, Size n, MihFence *dir, Buffer *hints);
 extern void mih_merge_refs(const MihRef *in, const Size *start, int k, MihRef *out);

@@ -169,7 +169,7 @@ mih_build(Relation heap, Relation index, IndexInfo *info)
 		static const MihProgress progress = {PROGRESS_CREATEIDX_TUPLES_TOTAL, PROGRESS_CREATEIDX_TUPLES_DONE};
 
 		mih_write_tables(index, st.hashes, st.tids, st.n, meta.ntables, mih_compact_for(index), NULL,
-						 &progress, &meta.runs[0]);
+						 &progress, mih_new_build_id(&meta), &meta.runs[0]);
 		meta.nruns = 1;
 	}
 	write_null_chain(index, st.null_tids, st.nnulls, &meta);

@@ -469,6 +469,24 @@ typedef struct MihCheckShape
 } MihCheckShape;
 
 /*
+ * Every run's build id was given out (mih_new_build_id) and its tag is its own: a run whose tag
+ * another has could take that run's recycled pages for its own on a hot standby.
+ */
+static void
+check_build_ids(Relation index, const MihMeta *meta)
+{
+	for (uint32 r = 0; r < meta->nruns; r++)
+	{
+		if (meta->runs[r].build_id > meta->last_build)
+			mih_corrupt(index, MIH_META_BLKNO, "run %u has build id %lu, after the last given out (%lu)", r,
+						(unsigned long) meta->runs[r].build_id, (unsigned long) meta->last_build);
+		for (uint32 s = 0; s < r; s++)
+			if (MihBuildTag(meta->runs[s].build_id) == MihBuildTag(meta->runs[r].build_id))
+				mih_corrupt(index, MIH_META_BLKNO, "runs %u and %u have one tag", s, r);
+	}
+}
+
+/*
  * One pass of the check over every run and chain of the meta page, copied into *seen first; the
  * heap side too with heapallindexed. A violation is an index_corrupted error.
  */
@@ -488,6 +506,7 @@ check_index(Relation index, Relation heap, bool heapallindexed, MihMeta *seen, M
 		snapshot = RegisterSnapshot(GetTransactionSnapshot());
 	/* Pinned meta page: a concurrent flush or merge cannot recycle the pages checked. */
 	meta_buf = mih_pin_meta(index, seen);
+	check_build_ids(index, seen);
 	for (uint32 r = 0; r < seen->nruns; r++)
 	{
 		const MihRun *run = &seen->runs[r];

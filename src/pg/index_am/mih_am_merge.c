@@ -307,18 +307,6 @@ mih_recycle(Relation index, const MihBlockList *list)
 		FreeSpaceMapVacuumRange(index, lo, hi + 1);
 }
 
-/* A new build id, unlike every run's (a scan tells recycled pages by it). */
-static void
-unique_build_id(const MihMeta *meta, MihRun *run)
-{
-	for (uint32 r = 0; r < meta->nruns; r++)
-		if (MihBuildTag(meta->runs[r].build_id) == MihBuildTag(run->build_id))
-		{
-			run->build_id++;
-			r = (uint32) -1;	/* check every run again */
-		}
-}
-
 /*
  * Writes the sealed pending rows as a run. The caller holds LOCK_PENDING. Seals the pending chain
  * first (if it has min_rows rows: another flush may have taken them while this one waited) unless
@@ -335,6 +323,7 @@ flush_locked(Relation index, uint64 min_rows, MihRows *out)
 	MihRows		rows;
 	MihRun		run;
 	MihWalk		walk;
+	uint64		build_id;
 
 	state = GenericXLogStart(index);
 	page_meta = mih_begin_meta_change(index, meta_buf, state);
@@ -356,6 +345,7 @@ flush_locked(Relation index, uint64 min_rows, MihRows *out)
 		page_meta->pending_head = page_meta->pending_tail = InvalidBlockNumber;
 		page_meta->npending = 0;
 	}
+	build_id = mih_new_build_id(page_meta);
 	memcpy(&meta, page_meta, sizeof(MihMeta));
 	GenericXLogFinish(state);
 	LockBuffer(meta_buf, BUFFER_LOCK_UNLOCK);
@@ -366,13 +356,12 @@ flush_locked(Relation index, uint64 min_rows, MihRows *out)
 		blkno = read_page(&walk, blkno, MIH_PAGE_PENDING, true, &rows.old, &rows);
 	if (rows.n > 0)
 		mih_write_tables(index, rows.hashes, rows.tids, rows.n, meta.ntables,
-						 (meta.flags & MIH_FLAG_COMPACT) != 0, NULL, NULL, &run);
+						 (meta.flags & MIH_FLAG_COMPACT) != 0, NULL, NULL, build_id, &run);
 
 	state = GenericXLogStart(index);
 	page_meta = mih_begin_meta_change(index, meta_buf, state);
 	if (rows.n > 0)
 	{
-		unique_build_id(page_meta, &run);
 		page_meta->runs[page_meta->nruns++] = run;
 		page_meta->written += rows.n;
 	}
@@ -879,7 +868,7 @@ merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool resha
 	progress_phase(MIH_MERGE_PHASE_WRITE, (uint64) rows.n * m, 0);
 	if (rows.n > 0)
 		mih_write_tables(index, rows.hashes, rows.tids, rows.n, m, compact, reshape ? NULL : &presorted,
-						 &merge_progress, &run);
+						 &merge_progress, mih_reserve_build_id(index), &run);
 
 	meta_buf = ReadBuffer(index, MIH_META_BLKNO);
 	state = GenericXLogStart(index);
@@ -904,7 +893,6 @@ merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool resha
 	}
 	if (rows.n > 0)
 	{
-		unique_build_id(page_meta, &run);
 		run.merging = mark ? 1 : 0;
 		page_meta->runs[page_meta->nruns++] = run;
 		page_meta->written += rows.n;

@@ -10,6 +10,7 @@
 #include "storage/indexfsm.h"
 #include "storage/lmgr.h"
 #include "utils/memutils.h"
+#include "utils/timestamp.h"
 
 /*
  * What a backend keeps of an index in rd_amcache, dropped with it (a relcache invalidation: a
@@ -490,6 +491,7 @@ convert_layout2(const MihMetaV2 *old, MihMeta *meta)
 	meta->nruns = old->nrows > 0 ? 1 : 0;
 	meta->runs[0].build_id = old->build_id;
 	meta->runs[0].nrows = old->nrows;
+	meta->last_build = old->build_id;
 	for (int j = 0; j < MIH_MAX_TABLES; j++)
 	{
 		bool		used = old->nrows > 0 && j < old->ntables;
@@ -619,6 +621,43 @@ free_directory(MihDirectory *dir)
 			pfree(dir->filter[j]);
 	}
 	pfree(dir);
+}
+
+/*
+ * Gives the build id of a run about to be written, in a change of the meta page (meta is the
+ * page's, exclusively locked) made before the run's pages are written with its tag: the time in
+ * microseconds, or the id given last plus one if that is not later, skipping the tags of the runs
+ * listed. Two runs written at once (a flush beside a merge, in one microsecond) cannot get one id,
+ * and a run's id is greater than every earlier run's, so it matches no directory a backend cached
+ * of a run that is gone, and its tag matches the tag of no run whose pages it may take until the
+ * low 32 bits of the clock come round (71 minutes).
+ */
+uint64
+mih_new_build_id(MihMeta *meta)
+{
+	uint64		id = Max((uint64) GetCurrentTimestamp(), meta->last_build + 1);
+
+	for (uint32 r = 0; r < meta->nruns; r++)
+		if (MihBuildTag(meta->runs[r].build_id) == MihBuildTag(id))
+		{
+			id++;
+			r = (uint32) -1;	/* check every run again */
+		}
+	meta->last_build = id;
+	return id;
+}
+
+/* mih_new_build_id in a change of its own, for a writer that makes no other change first. */
+uint64
+mih_reserve_build_id(Relation index)
+{
+	Buffer		meta_buf = ReadBuffer(index, MIH_META_BLKNO);
+	GenericXLogState *state = GenericXLogStart(index);
+	uint64		id = mih_new_build_id(mih_begin_meta_change(index, meta_buf, state));
+
+	GenericXLogFinish(state);
+	UnlockReleaseBuffer(meta_buf);
+	return id;
 }
 
 /*

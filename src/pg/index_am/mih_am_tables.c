@@ -10,7 +10,6 @@
 #include "miscadmin.h"
 #include "utils/backend_progress.h"
 #include "utils/memutils.h"
-#include "utils/timestamp.h"
 
 #include "mih_blocks.h"
 
@@ -379,11 +378,11 @@ fill_refs(MihRef *refs, const uint64 *hashes, Size n, int m)
  * rows by block 0 in place. A merge's rows come presorted (see MihPresorted; NULL: sort them).
  * With progress, the rows times tables to write and those written so far, table by table, go to
  * its pair of params (pg_stat_progress_create_index's tuples for CREATE INDEX, a merge's for
- * simhash_mih_merge_progress).
+ * simhash_mih_merge_progress). Its pages carry the tag of build_id, given by mih_new_build_id.
  */
 void
 mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, int m, bool compact,
-				 const MihPresorted *presorted, const MihProgress *progress, MihRun *run)
+				 const MihPresorted *presorted, const MihProgress *progress, uint64 build_id, MihRun *run)
 {
 	MihRef	   *refs = palloc_extended(Max(n, 1) * sizeof(MihRef), MCXT_ALLOC_HUGE);
 	/*
@@ -428,8 +427,7 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 	memset(run, 0, sizeof(MihRun));
 	run->nrows = n;
 	run->flags = MIH_RUN_PACKED_ROWS | (compact ? 0 : MIH_RUN_HASHES);
-	/* Unique among runs: a scan tells a recycled page by its tag. */
-	run->build_id = (uint64) GetCurrentTimestamp() ^ ((uint64) MyProcPid << 44);
+	run->build_id = build_id;
 	for (int j = 0; j < m; j++)
 	{
 		uint32		pages;
