@@ -9,7 +9,7 @@ packages=(
     libutf8proc-dev libxxhash-dev           # Unicode and feature hashing in the core
     libgtest-dev libbenchmark-dev           # core tests and benchmarks
     libipc-run-perl                         # PostgreSQL's TAP test framework
-    libfaketime                             # a TAP test runs the server on a slow clock
+    libfaketime                             # a TAP test stops the server's clock
     iproute2 util-linux                     # ss (free port), runuser, flock
     python3                                 # the build (HTML reference table); tests
     chromium                                # the heat map test renders SVG to PNG (python3 reads its pixels)

@@ -19,7 +19,7 @@ root="$roots/pg$major${clean:+-clean}"
 done_file="$root/.simhash-root-done"
 
 # python3: the build writes the core's HTML reference table with it (scripts/char_reference_table.py);
-# libfaketime: t/015 runs the server on a slow clock.
+# libfaketime: t/015 stops the server's clock.
 packages=(build-essential libutf8proc-dev libxxhash-dev libipc-run-perl iproute2 python3 libfaketime)
 server=("postgresql-$major")
 dev=("postgresql-server-dev-$major")

@@ -194,14 +194,14 @@ my @cases = (
         my $b = first_of_kind(KIND_ROWS);
         write_at($b * BLCKSZ + OPAQUE + 2, pack('S', 1003));
       }, [qw(keyless vacuum check check_heap)] ],
-    # The first key of a table 1 page with its lowest bit flipped: every key of the page is the
-    # difference from it, so each moves by one in a low bit (of block 2 at 3 tables): the table
-    # stays in order, but table 0 holds none of the page's hashes. A scan that finds them reaches
-    # no row through table 0; the check compares every table with table 0's hashes.
     # A run whose build id was never given out: the next run written could get its id.
     [ 'the last build id given out set back before the run\'s', sub {
         write_at(META_LAST_BUILD, pack('Q', 0));
       }, [qw(check check_heap)] ],
+    # The first key of a table 1 page with its lowest bit flipped: every key of the page is the
+    # difference from it, so each moves by one in a low bit (of block 2 at 3 tables): the table
+    # stays in order, but table 0 holds none of the page's hashes. A scan that finds them reaches
+    # no row through table 0; the check compares every table with table 0's hashes.
     [ 'a hash of table 1 that table 0 does not hold', sub {
         my $b = first_of_kind(KIND_HASHES);
         my ($lo, $hi) = unpack('LL', read_at($b * BLCKSZ + HASHES, 8));

@@ -1,8 +1,8 @@
 # Every run of a simhash_mih index has a build id of its own, even when runs are written in one
 # microsecond. A run's pages carry its id's tag, and backends cache a run's directory by its id:
 # when the id was the time at which the run was written, a flush and a merge that read the same
-# microsecond made two runs of one id, and the scans that followed found pages of another run
-# (index_corrupted) or none. Here the server's clock stands still (libfaketime), so that every run
+# microsecond made two runs of one tag (of one id, in one backend), and the scans that followed
+# found pages of another build (index_corrupted) or a run that was gone. Here the server's clock stands still (libfaketime), so that every run
 # reads the same microsecond: one backend's flushes and merges, then several backends' at once. The
 # index answers as a sequential scan and passes simhash_mih_check (every run's id given out, every
 # tag its own).
@@ -20,15 +20,21 @@ plan skip_all => 'libfaketime is not installed' unless $faketime;
 my $node = PostgreSQL::Test::Cluster->new('build_ids');
 $node->init;
 $node->append_conf('postgresql.conf', "autovacuum = off\nsimhash.settle_delay = -1\n");
-my $frozen = strftime('%Y-%m-%d %H:%M:%S', localtime);
+# The server's clock only (pg_ctl, psql and pgbench keep real time) stands still, a minute ahead:
+# pg_ctl takes a server that started before it for another one. In UTC, which has one hour of each
+# name.
+my $frozen = strftime('%Y-%m-%d %H:%M:%S', gmtime(time + 60));
 {
-    # The server's clock only (pg_ctl, psql and pgbench keep real time), stopped at its start:
-    # every run reads the same microsecond.
     local $ENV{LD_PRELOAD} = $faketime;
     local $ENV{FAKETIME} = $frozen;
     local $ENV{FAKETIME_ONLY_CMDS} = 'postgres';
+    local $ENV{TZ} = 'UTC';
     $node->start;
 }
+# Nor do the server's timeouts end (they compare deadlines with its clock): a lock wait that the
+# deadlock check would end would hang. The test's own clock ends it.
+local $SIG{ALRM} = sub { die "t/015 took over ten minutes: a wait that no timeout of the server ends\n" };
+alarm(600);
 
 $node->safe_psql('postgres', q{
     CREATE EXTENSION simhash;
@@ -83,5 +89,6 @@ is($node->safe_psql('postgres', q{SELECT mismatches(40)}), '0',
 is($node->safe_psql('postgres', $checked), 't', 'several backends: every run checks clean');
 is($node->safe_psql('postgres', 'SELECT clock_timestamp()'), $started, 'all in that microsecond');
 
+alarm(0);
 $node->stop;
 done_testing();

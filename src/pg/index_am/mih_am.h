@@ -187,7 +187,7 @@ mih_packed_key(Page page, uint32 i)
  */
 typedef struct MihRun
 {
-	uint64		build_id;		/* greater than every run's written before (mih_new_build_id) */
+	uint64		build_id;		/* greater than every id given out before it (mih_new_build_id) */
 	uint64		nrows;			/* entries in each of its tables, dead ones included */
 	uint32		table_pages[MIH_MAX_TABLES];
 	BlockNumber fence_head[MIH_MAX_TABLES];	/* the first page of each table's directory */
