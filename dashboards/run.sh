@@ -5,9 +5,8 @@
 # every panel showing its data.
 #   dashboards/run.sh OUT_DIR            # PGHOST, PGPORT, PGDATABASE name the database
 #   dashboards/run.sh --serve OUT_DIR    # then keeps serving the dashboard until interrupted
-# The panels' queries run as the read-only role PGBI_USER (default crawl_bi). The npm packages are
-# installed once per package-lock.json, from a cache kept between runs ($SIMHASH_NPM_CACHE, default
-# /var/cache/simhash-npm). Port: $SIMHASH_DASHBOARD_PORT (default 4391).
+# The panels' queries run as the read-only role PGBI_USER (default crawl_bi). The npm packages come
+# from dashboards/npm_packages.sh. Port: $SIMHASH_DASHBOARD_PORT (default 4391).
 set -euo pipefail
 serve=0
 if [ "${1:-}" = --serve ]; then serve=1; shift; fi
@@ -20,10 +19,7 @@ cd "$(dirname "$0")/evidence"
 
 seconds() { echo $(( $(date +%s) - $1 )); }
 started=$(date +%s)
-if ! cmp -s package-lock.json node_modules/.simhash-package-lock.json 2>/dev/null; then
-    npm ci --no-audit --no-fund --loglevel=error --cache "${SIMHASH_NPM_CACHE:-/var/cache/simhash-npm}" --prefer-offline
-    cp package-lock.json node_modules/.simhash-package-lock.json
-fi
+../npm_packages.sh
 echo "npm packages: $(seconds "$started") s"
 
 # Evidence's sources step runs every panel query (sources/crawl/*.sql) once and stores the answers

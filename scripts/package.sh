@@ -30,7 +30,8 @@ mkdir -p "$work/simhash"
 git ls-files -co --exclude-standard -z | tar -c --null -T - | tar -x -C "$work/simhash"
 # pg_buildext builds for the majors of debian/pgversions that postgresql-common supports, which
 # PG_SUPPORTED_VERSIONS names: exactly this one (19 is not yet among sid's).
-build="cd /tmp/simhash-package/simhash && export PG_SUPPORTED_VERSIONS=$major &&
+# SIMHASH_WERROR=1 makes warnings errors (scripts/test.sh builds each major's package so).
+build="cd /tmp/simhash-package/simhash && export PG_SUPPORTED_VERSIONS=$major ${SIMHASH_WERROR:+WERROR=1} &&
        pg_buildext updatecontrol && dpkg-buildpackage -us -uc -b -j2"
 # A clean environment: a PG_CONFIG of the caller's (scripts/test.sh exports the host's) would
 # override the one pg_buildext names for each major.

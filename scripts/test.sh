@@ -1,13 +1,40 @@
 #!/usr/bin/env bash
 # The whole test suite, exactly as CI runs it (.ci/run calls this):
-#   build with warnings as errors; core unit tests plain and under ASan+UBSan; core fuzz targets
-#   briefly; a throwaway PostgreSQL 15 server (as the postgres OS user) for pg_regress and the
-#   scripted SQL tests; the TAP tests; the demo; the other PostgreSQL majors of
-#   scripts/pg_versions.conf in their Debian roots; then a last line "N passed, M failed, K skipped".
+#   on the host (Debian 12's PostgreSQL), once: the build with warnings as errors, the core's unit
+#   tests plain and under ASan+UBSan, its fuzz targets briefly, pg_regress and the scripted SQL tests
+#   against a throwaway server (as the postgres OS user), every TAP file, the demo;
+#   for every major of scripts/pg_versions.conf: its Debian package, built once (warnings are errors)
+#   and tested installed: pg_regress where nothing builds, and, in the major's root, what of the
+#   suite depends on the server's version (scripts/test_major.sh); then pg_upgrade between majors.
+# The roots of the other majors and the dashboard's npm packages are fetched in the background
+# while the host's tests run. The run ends with a table of each part's time and the line
+# "N passed, M failed, K skipped".
+#   scripts/test.sh            # the whole suite
+#   scripts/test.sh --quick    # the build, the core's unit tests and pg_regress on the host's
+#                              # PostgreSQL: the developer's loop (a few minutes)
+# SIMHASH_PG_MAJORS="17 18" limits the other majors to those (the host's suite always runs).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 if [ "$(id -u)" != 0 ]; then exec sudo -E "$0" "$@"; fi
+quick=
+[ "${1:-}" = --quick ] && quick=1
 
+log_dir=$(mktemp -d "${TMPDIR:-/tmp}/simhash-test.XXXXXX")
+chmod 755 "$log_dir"
+
+# Each part's time, for the table at the end: part NAME closes the part before it.
+parts=()
+part_name= part_start=
+part() {
+    local now
+    now=$(date +%s)
+    [ -n "$part_name" ] && parts+=("$(printf '%-58s %6d s' "$part_name" $((now - part_start)))")
+    part_name=$1 part_start=$now
+    [ -n "$part_name" ] && printf '\n=== %s ===\n' "$part_name"
+}
+suite_start=$(date +%s)
+
+part "dependencies (apt)"
 scripts/install-deps.sh || exit 1
 # The host's own PostgreSQL major (Debian 12's) comes from the one list of majors.
 host_major=$(awk '$2 == "host" { print $1 }' scripts/pg_versions.conf)
@@ -20,15 +47,20 @@ failed=0
 skipped=0
 failures=()
 skips=()
-log_dir=$(mktemp -d "${TMPDIR:-/tmp}/simhash-test.XXXXXX")
-chmod 755 "$log_dir"
+background=()
 
 count() { passed=$((passed + $1)); failed=$((failed + $2)); [ "$2" = 0 ] || failures+=("$3"); }
 skip() { skipped=$((skipped + $1)); skips+=("$2"); }
-banner() { printf '\n=== %s ===\n' "$*"; }
 
 finish() {
+    part ""
     [ -n "${SIMHASH_PGDIR:-}" ] && scripts/pgtmp.sh stop "$SIMHASH_PGDIR"
+    local pid
+    for pid in "${background[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
+    echo
+    echo "time of each part:"
+    printf '  %s\n' "${parts[@]}"
+    printf '  %-58s %6d s\n' "in all" $(( $(date +%s) - suite_start ))
     echo
     [ ${#skips[@]} = 0 ] || printf 'skipped: %s\n' "${skips[@]}"
     if [ ${#failures[@]} = 0 ]; then rm -rf "$log_dir"; else printf 'failed: %s\n' "${failures[@]}"; echo "logs: $log_dir"; fi
@@ -37,12 +69,33 @@ finish() {
     exit $?
 }
 
+# A step's log ends with "N passed, M failed[, K skipped]": count it under name.
+count_log() {
+    local log=$1 name=$2 line p f s
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log" | tail -n1)
+    p=$(echo "$line" | awk '{print $1}'); f=$(echo "$line" | awk '{print $3}'); s=$(echo "$line" | awk '{print $5}')
+    [ -n "$line" ] || { p=0; f=1; }
+    count "${p:-0}" "${f:-1}" "$name"
+    [ "${s:-0}" = 0 ] || skip "$s" "$name"
+}
+
+# What the host's tests do not need yet is fetched meanwhile: the other majors' roots (downloads and
+# unpacking, little CPU) and the dashboard's npm packages. Their logs are read when they are needed.
+if [ -z "$quick" ]; then
+    scripts/prepare_roots.sh ${SIMHASH_PG_MAJORS:+$host_major $SIMHASH_PG_MAJORS} >"$log_dir/roots.log" 2>&1 &
+    roots_pid=$!
+    background+=("$roots_pid")
+    dashboards/npm_packages.sh >"$log_dir/npm.log" 2>&1 &
+    npm_pid=$!
+    background+=("$npm_pid")
+fi
+
 # A gtest binary's own summary gives the counts (GTEST_SKIP tests are skips); a crash counts as one
 # failure.
 run_gtest() {
     local name=$1 bin=$2
     local out="$log_dir/${name// /_}.log"
-    banner "$name"
+    part "$name"
     "$bin" --gtest_brief=1 >"$out" 2>&1
     local rc=$?
     tail -n 30 "$out"
@@ -56,32 +109,28 @@ run_gtest() {
     [ "${s:-0}" = 0 ] || skip "$s" "$name"
 }
 
-banner "build (warnings are errors)"
-if ! make -s -j2 WERROR=1 all core-test core-test-asan; then
+part "build (warnings are errors)"
+if ! make -s -j2 WERROR=1 all core-test $([ -n "$quick" ] || echo core-test-asan); then
     count 0 1 build
     finish
 fi
 
 run_gtest "core unit tests" ./core-test
-run_gtest "core unit tests (ASan+UBSan)" ./core-test-asan
-
-if grep -q '^fuzz-check:' Makefile; then
-    banner "fuzz targets"
+if [ -z "$quick" ]; then
+    run_gtest "core unit tests (ASan+UBSan)" ./core-test-asan
+    part "fuzz targets"
     if make -s fuzz-check; then count 1 0 fuzz; else count 0 1 fuzz; fi
 fi
 
 # Installing into the shared PostgreSQL tree and testing against it is one critical section, so
 # that concurrent test runs on one machine never test each other's build.
+part "install (after any other run's tests of the shared tree), start a throwaway server"
 exec 9>/tmp/simhash-install.lock
 flock 9
-
-banner "install"
 if ! make -s install >/dev/null; then
     count 0 1 install
     finish
 fi
-
-banner "start a throwaway PostgreSQL server"
 if ! env_lines=$(scripts/pgtmp.sh start); then
     count 0 1 "server start"
     finish
@@ -89,7 +138,7 @@ fi
 eval "$env_lines"
 echo "server on port $PGPORT (socket in $PGHOST)"
 
-banner "pg_regress"
+part "pg_regress"
 make -s installcheck TAP_TESTS= >"$log_dir/regress.log" 2>&1
 cat "$log_dir/regress.log" | grep -vE '^(\+\+\+|=+$|$)' | tail -n 80
 total=$(grep -Eo 'All [0-9]+ tests passed' "$log_dir/regress.log" | grep -Eo '[0-9]+')
@@ -105,11 +154,12 @@ else
     fi
     [ -f regression.diffs ] && head -n 200 regression.diffs
 fi
+[ -z "$quick" ] || finish
 
 # Scripted tests that need the running server and tools beyond psql (pg_dump, a browser, ...).
 # Exit status 0 is a pass, 77 a skip (what the test needs is not installed), anything else a failure.
 for t in $(ls test/scripts/*.sh 2>/dev/null | sort); do
-    banner "$t"
+    part "$t"
     bash "$t" >"$log_dir/$(basename "$t").log" 2>&1
     rc=$?
     if [ "$rc" = 0 ]; then
@@ -127,37 +177,17 @@ done
 scripts/pgtmp.sh stop "$SIMHASH_PGDIR"
 SIMHASH_PGDIR=
 
-# TAP tests start their own clusters with initdb, which refuses root: run them as postgres on a
-# copy of the tree that user can write (they write tmp_check/ next to the sources).
-if ls t/*.pl >/dev/null 2>&1; then
-    banner "TAP tests"
-    tap_dir="$log_dir/tap"
-    mkdir -p "$tap_dir"
-    cp -r t "$tap_dir/"
-    chown -R postgres "$tap_dir"
-    pgxs_dir=$(dirname "$($PG_CONFIG --pgxs)")/../..
-    (cd "$tap_dir" && runuser -u postgres -- env PATH="$PATH" TESTDIR="$tap_dir" \
-        PG_REGRESS="$pgxs_dir/src/test/regress/pg_regress" \
-        prove -I "$pgxs_dir/src/test/perl/" -I . t/*.pl) >"$log_dir/tap.log" 2>&1
-    rc=$?
-    cat "$log_dir/tap.log"
-    tests=$(sed -n 's/.*Tests=\([0-9]*\).*/\1/p' "$log_dir/tap.log" | tail -n1)
-    bad=$(grep -Eo 'Failed [0-9]+/[0-9]+ subtests' "$log_dir/tap.log" | awk -F'[ /]' '{s+=$2} END {print s+0}')
-    tests=${tests:-0}
-    [ "$rc" != 0 ] && [ "$bad" = 0 ] && bad=1
-    count $((tests - bad < 0 ? 0 : tests - bad)) "$bad" TAP
-    # A file that failed or died: the end of its own log says where and why (prove only counts).
-    if [ "$rc" != 0 ]; then
-        for f in $(sed -n '/^Test Summary Report/,$ s#^\(t/[^ ]*\)\.pl .*#\1#p' "$log_dir/tap.log" | sort -u); do
-            echo "--- the end of tmp_check/log/regress_log_${f#t/}"
-            tail -n 40 "$tap_dir/tmp_check/log/regress_log_${f#t/}" 2>/dev/null
-        done
-    fi
-fi
+# Every TAP file, against what was installed above.
+part "TAP tests (every file)"
+SIMHASH_TAP_DIR="$log_dir/tap" scripts/tap.sh --installed >"$log_dir/tap.log" 2>&1
+cat "$log_dir/tap.log"
+count_log "$log_dir/tap.log" TAP
 
 # The README's first command, as a newcomer runs it: it must exit 0 and write both heat maps as
 # non-empty PNGs (the pages stay cached in /var/tmp/simhash-demo between runs on one machine).
-banner "the demo (scripts/demo.sh)"
+part "the demo (scripts/demo.sh) and the crawl dashboard"
+wait "$npm_pid"
+cat "$log_dir/npm.log"
 demo_out="$log_dir/demo-out"
 if SIMHASH_DEMO_OUT="$demo_out" scripts/demo.sh >"$log_dir/demo.log" 2>&1; then
     tail -n 8 "$log_dir/demo.log"
@@ -175,40 +205,40 @@ elif [ "${SIMHASH_DASHBOARD:-1}" = 0 ]; then
 else
     count 0 1 "crawl dashboard"
 fi
+# The shared tree is the demo's now; the other majors test their packages in their own roots.
+flock -u 9
 
-# A step's log ends with "N passed, M failed[, K skipped]": count it under name.
-count_log() {
-    local log=$1 name=$2 line p f s
-    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log" | tail -n1)
-    p=$(echo "$line" | awk '{print $1}'); f=$(echo "$line" | awk '{print $3}'); s=$(echo "$line" | awk '{print $5}')
-    [ -n "$line" ] || { p=0; f=1; }
-    count "${p:-0}" "${f:-1}" "$name"
-    [ "${s:-0}" = 0 ] || skip "$s" "$name"
-}
+part "waiting for the other majors' roots"
+wait "$roots_pid" || echo "making the roots failed: each major's own call will try again"
+cat "$log_dir/roots.log"
 
-# The other PostgreSQL majors of scripts/pg_versions.conf, each in its own Debian root, then every
-# major's Debian package, tested installed in a root without a compiler or this tree.
-# SIMHASH_PG_MAJORS="17 18" limits the run to those majors (the host's suite always runs).
+# Every major's Debian package, built once (in the major's root, but the host's) and tested
+# installed: pg_regress in a root without a compiler or this tree, then, in the major's root, what
+# its line of scripts/pg_versions.conf names (scripts/test_major.sh).
 while read -r major suite what; do
     case $major in ''|\#*|pg_upgrade) continue ;; esac
-    [ -n "${SIMHASH_PG_MAJORS:-}" ] && [[ " $SIMHASH_PG_MAJORS " != *" $major "* ]] && continue
-    if [ "$suite" != host ]; then
-        banner "PostgreSQL $major ($suite root): ${what/package/}"
-        scripts/test_major.sh "$major" "$suite" ${what/package/} </dev/null >"$log_dir/pg$major.log" 2>&1
+    [ -n "${SIMHASH_PG_MAJORS:-}" ] && [ "$suite" != host ] && [[ " $SIMHASH_PG_MAJORS " != *" $major "* ]] && continue
+    part "PostgreSQL $major: the package, pg_regress where nothing builds"
+    log="$log_dir/package$major.log"
+    if SIMHASH_WERROR=1 scripts/package.sh "$major" "$suite" "$log_dir/packages" </dev/null >"$log" 2>&1; then
+        deb=$(ls "$log_dir"/packages/postgresql-"$major"-simhash_*.deb)
+        scripts/test_package.sh "$major" "$suite" "$deb" </dev/null >>"$log" 2>&1
+    else
+        deb=
+        echo "0 passed, 1 failed" >>"$log"
+    fi
+    tail -n 12 "$log"
+    count_log "$log" "package for PostgreSQL $major"
+    tests=${what/package/}
+    if [ "$suite" != host ] && [ -n "${tests// /}" ]; then
+        part "PostgreSQL $major ($suite root):$tests"
+        if [ -n "$deb" ]; then
+            scripts/test_major.sh "$major" "$suite" "$deb" $tests </dev/null >"$log_dir/pg$major.log" 2>&1
+        else
+            echo "no package to test" >"$log_dir/pg$major.log"
+        fi
         tail -n 40 "$log_dir/pg$major.log"
         count_log "$log_dir/pg$major.log" "PostgreSQL $major"
-    fi
-    if [[ " $what " == *" package "* ]]; then
-        banner "package postgresql-$major-simhash: build, install where nothing builds, pg_regress"
-        log="$log_dir/package$major.log"
-        if scripts/package.sh "$major" "$suite" "$log_dir/packages" </dev/null >"$log" 2>&1; then
-            scripts/test_package.sh "$major" "$suite" "$(ls "$log_dir"/packages/postgresql-"$major"-simhash_*.deb)" \
-                </dev/null >>"$log" 2>&1
-        else
-            echo "0 passed, 1 failed" >>"$log"
-        fi
-        tail -n 12 "$log"
-        count_log "$log" "package for PostgreSQL $major"
     fi
 done < scripts/pg_versions.conf
 
@@ -218,7 +248,7 @@ while read -r _ from to; do
     from_deb=$(ls "$log_dir"/packages/postgresql-"$from"-simhash_*.deb 2>/dev/null)
     to_deb=$(ls "$log_dir"/packages/postgresql-"$to"-simhash_*.deb 2>/dev/null)
     [ -n "$from_deb" ] && [ -n "$to_deb" ] || continue
-    banner "pg_upgrade from PostgreSQL $from to $to"
+    part "pg_upgrade from PostgreSQL $from to $to"
     scripts/test_pg_upgrade.sh "$from" "$(suite_of "$from")" "$from_deb" "$to" "$(suite_of "$to")" "$to_deb" \
         </dev/null >"$log_dir/pg_upgrade$from-$to.log" 2>&1
     tail -n 16 "$log_dir/pg_upgrade$from-$to.log"

@@ -7,9 +7,15 @@
 # simhash_mih indexes checked with heapallindexed, generated columns, the views) must be the same
 # after as before. The last line is "N passed, M failed".
 #   scripts/test_pg_upgrade.sh OLD OLD_SUITE OLD_DEB NEW NEW_SUITE NEW_DEB
+#   scripts/test_pg_upgrade.sh --root-only OLD OLD_SUITE NEW NEW_SUITE   (makes the root, no test)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-old=$1 old_suite=$2 old_deb=$3 new=$4 new_suite=$5 new_deb=$6
+root_only=
+if [ "${1:-}" = --root-only ]; then
+    root_only=1 old=$2 old_suite=$3 new=$4 new_suite=$5
+else
+    old=$1 old_suite=$2 old_deb=$3 new=$4 new_suite=$5 new_deb=$6
+fi
 [ "$old_suite" = host ] && old_suite=$(. /etc/os-release && echo "$VERSION_CODENAME")
 fail() { echo "$*"; echo "0 passed, 1 failed"; exit 1; }
 
@@ -25,6 +31,7 @@ if [ ! -f "$root/.simhash-root-done" ]; then
     touch "$root.partial/.simhash-root-done"
     mv "$root.partial" "$root"
 fi
+[ -z "$root_only" ] || exit 0
 
 . scripts/root_mounts.sh
 mount_root "$root"

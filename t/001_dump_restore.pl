@@ -1,5 +1,6 @@
 # pg_dump / pg_restore of a crawl table with simhash columns and indexes restores identical values,
 # in both the custom and the plain format.
+# On every major: pg_dump and pg_restore are the server's own.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;

@@ -2,6 +2,7 @@
 # WAL replay, the index answers exactly what a sequential scan answers. Between the checkpoint
 # and the crash the index is rebuilt, rows are deleted and vacuumed, and more rows are inserted,
 # so replay covers a build, VACUUM and inserts.
+# On every major: WAL replay is the server's.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;

@@ -1,6 +1,7 @@
 # A streaming replica, built from WAL alone, answers radius and nearest-neighbour queries through
 # each simhash index exactly as the primary does; its simhash_mih scans and simhash_mih_check keep
 # answering while it replays flushes and merges that recycle the pages they read.
+# On every major: streaming replication and the standby's replay are the server's.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;

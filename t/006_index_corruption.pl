@@ -8,6 +8,7 @@
 # and hinting REINDEX — never another error, a hang (statement_timeout is the fence), or a crash —
 # and the operations that must read the damaged part do end with XX002. REINDEX repairs it.
 # Hints that name wrong buffers are not damage: the index still answers as a sequential scan.
+# On every major: the buffer manager, page checks and errors around the damage are the server's.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;

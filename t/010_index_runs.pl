@@ -4,6 +4,7 @@
 # neighbour answers with a sequential scan's (a mismatch is an error, which fails pgbench).
 # Then the server is killed (immediate stop) in the middle of a merge of every run: the recovered
 # index and a streaming replica answer like a sequential scan and pass simhash_mih_check.
+# On every major: a crash in a merge, its WAL replay and a standby are the server's.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;

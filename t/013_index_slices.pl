@@ -4,6 +4,7 @@
 # simhash_mih_check: on the primary, on a streaming replica that replays the slices under its
 # scans, after a merge stopped between slices and after a crash there; and the merge takes no
 # second copy of the base in the index's file.
+# On every major: the slices' WAL replayed on a standby and after a crash.
 use strict;
 use warnings;
 use IPC::Run;

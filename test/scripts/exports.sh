@@ -6,6 +6,7 @@
 # every other library loaded into the backend, where a name in common could bind to the wrong one.
 # Every C symbol that any install script (this version's and the frozen older ones) names must be
 # among the exports.
+# Runs once: the symbols come from the build's version script, not from the server.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 

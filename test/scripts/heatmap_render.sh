@@ -4,6 +4,7 @@
 # cell are checked: the fewest pairs at the violet-magenta end, the most at the red end, and 1,000
 # mid-scale (green) on the logarithmic scale but at the violet end on the linear one.
 # Needs the server of scripts/test.sh (PGHOST, PGPORT) and chromium (scripts/install-deps.sh).
+# Runs once: the SVG is the core's, the browser the host's.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 

@@ -4,6 +4,7 @@
 # the legacy names without their ';'). Each of the table's 2,231 entries is tried alone, followed
 # by a letter, with and without ';', and between words; the two must agree on all of them.
 # Needs the server of scripts/test.sh (PGHOST, PGPORT).
+# Runs once: the reference table is the core's, the same on every major.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
