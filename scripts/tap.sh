@@ -7,6 +7,7 @@
 #   scripts/tap.sh --every-major                 # the files marked "# On every major:" (their
 #                                                # behaviour depends on the server's version)
 #   --installed: test what is installed (a package), build nothing.
+#   SIMHASH_TAP_JOBS=N runs N files at once (prove -j; default 1).
 # Prints prove's output, then, for a file that failed or died, the end of its own log; the last line
 # is "N passed, M failed" (subtests). Logs stay in $SIMHASH_TAP_DIR (default: a new temporary dir).
 set -uo pipefail
@@ -49,7 +50,7 @@ chown -R postgres "$dir"
 chmod 755 "$dir"
 (cd "$dir" && runuser -u postgres -- env PATH="$bindir:$PATH" TESTDIR="$dir" \
     PG_REGRESS="$pgxs/src/test/regress/pg_regress" \
-    prove --timer -I "$pgxs/src/test/perl/" -I . "${files[@]}") >"$dir/prove.log" 2>&1
+    prove --timer -j "${SIMHASH_TAP_JOBS:-1}" -I "$pgxs/src/test/perl/" -I . "${files[@]}") >"$dir/prove.log" 2>&1
 rc=$?
 cat "$dir/prove.log"
 tests=$(sed -n 's/.*Tests=\([0-9]*\).*/\1/p' "$dir/prove.log" | tail -n1)

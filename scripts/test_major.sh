@@ -64,7 +64,7 @@ fi
 
 if [[ $what == *" tap "* ]]; then
     chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root PG_CONFIG="$bindir/pg_config" \
-        SIMHASH_TAP_DIR=/tmp/simhash-tap bash -c "cd /build && scripts/tap.sh --installed --every-major" \
+        SIMHASH_TAP_DIR=/tmp/simhash-tap SIMHASH_TAP_JOBS="${SIMHASH_TAP_JOBS:-1}" bash -c "cd /build && scripts/tap.sh --installed --every-major" \
         >"$root/build/tap.log" 2>&1
     grep -vE '^#' "$root/build/tap.log" | tail -n 60
     line=$(tail -n1 "$root/build/tap.log")
