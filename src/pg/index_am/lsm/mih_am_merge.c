@@ -63,22 +63,17 @@
  * the index answers correctly either way, and a sealed chain left by a crash is written as a run
  * by the next flush.
  */
-#include "mih_am.h"
+#include "lsm/mih_lock_tags.h"
+#include "lsm/mih_lsm.h"
 
 #include "commands/progress.h"
 #include "miscadmin.h"
-#include "storage/freespace.h"
 #include "storage/lmgr.h"
 #include "utils/backend_progress.h"
 #include "utils/backend_status.h"
 #include "utils/memutils.h"
 
 #include "mih_blocks.h"
-
-#define LOCK_PENDING	0		/* tags of LockPage, not pages */
-#define LOCK_RUNS		1
-#define LOCK_RECYCLE	2
-#define LOCK_BIG		3
 
 /*
  * The small tiers an inserter merges: tier 0 only, four flushed runs into one of about 37k rows by
@@ -176,28 +171,11 @@ rows_free(MihRows *rows)
 	pfree(rows->old.blocks);
 }
 
-void
-mih_blocks_init(MihBlockList *list)
-{
-	list->cap = 64;
-	list->n = 0;
-	list->blocks = palloc(list->cap * sizeof(BlockNumber));
-}
-
-void
-mih_blocks_add(MihBlockList *list, BlockNumber blkno)
-{
-	if (list->n == list->cap)
-	{
-		list->cap *= 2;
-		list->blocks = repalloc_huge(list->blocks, list->cap * sizeof(BlockNumber));
-	}
-	list->blocks[list->n++] = blkno;
-}
-
+/* A MihPageFn: the live rows of the page go to rows (a MihRows). */
 static void
-collect_live(MihRows *rows, Page page)
+collect_live(void *arg, Page page)
 {
+	MihRows    *rows = (MihRows *) arg;
 	int			n = MihPageGetOpaque(page)->nitems;
 
 	for (int i = 0; i < n; i++)
@@ -218,45 +196,6 @@ collect_live(MihRows *rows, Page page)
 	}
 }
 
-/* Reads one page, listed in old; its live rows go to rows if given. Returns the page's next link. */
-static BlockNumber
-read_page(MihWalk *walk, BlockNumber blkno, uint16 kind, bool chain, MihBlockList *old, MihRows *rows)
-{
-	Buffer		buffer = mih_read_kind(walk, blkno, kind, chain, BUFFER_LOCK_SHARE);
-	Page		page = BufferGetPage(buffer);
-	BlockNumber next = MihPageGetOpaque(page)->next;
-
-	mih_blocks_add(old, blkno);
-	if (rows)
-		collect_live(rows, page);
-	UnlockReleaseBuffer(buffer);
-	return next;
-}
-
-/* Lists every page of a chain of the given kind (none if head is InvalidBlockNumber). */
-void
-mih_blocks_add_chain(Relation index, BlockNumber head, uint16 kind, MihBlockList *list)
-{
-	MihWalk		walk;
-
-	mih_walk_start(&walk, index);
-	for (BlockNumber blkno = head; blkno != InvalidBlockNumber;)
-		blkno = read_page(&walk, blkno, kind, true, list, NULL);
-}
-
-/* Lists every page of each table's fence, filter and hint chains of a run. */
-void
-mih_blocks_add_run_chains(Relation index, const MihRun *run, int ntables, MihBlockList *list)
-{
-	for (int j = 0; j < ntables; j++)
-	{
-		mih_blocks_add_chain(index, run->fence_head[j], MIH_PAGE_FENCE, list);
-		if (run->filter_bits > 0)
-			mih_blocks_add_chain(index, run->filter_head[j], MIH_PAGE_FILTER, list);
-		mih_blocks_add_chain(index, run->hint_head[j], MIH_PAGE_HINTS, list);
-	}
-}
-
 /*
  * The live rows of a run (from table 0) and every page of it to recycle. The tables 1..m-1 are not
  * read: the merged run's are made from its rows. The caller keeps other merges off the run.
@@ -270,41 +209,14 @@ read_run(Relation index, const MihMeta *meta, const MihRun *run, MihRows *rows)
 	mih_walk_start(&walk, index);
 	for (uint32 p = 0; p < dir->pages[0]; p++)
 	{
-		read_page(&walk, dir->blocks[0][p], mih_table0_kind(run), false, &rows->old, rows);
+		mih_blocks_add_page(&walk, dir->blocks[0][p], mih_table0_kind(run), false, &rows->old,
+							collect_live, rows);
 		pgstat_progress_update_param(MIH_PROGRESS_ROWS_DONE, (int64) rows->n);
 	}
 	for (int j = 1; j < meta->ntables; j++)
 		for (uint32 p = 0; p < dir->pages[j]; p++)
 			mih_blocks_add(&rows->old, dir->blocks[j][p]);
 	mih_blocks_add_run_chains(index, run, meta->ntables, &rows->old);
-}
-
-/* Waits until no scan can still read the pages the list holds, then frees them. */
-void
-mih_recycle(Relation index, const MihBlockList *list)
-{
-	Buffer		meta_buf;
-	BlockNumber lo = InvalidBlockNumber,
-				hi = 0;
-
-	/*
-	 * Only one backend may wait for the meta page's pins: flushes and merges take turns here. The
-	 * pin comes after the lock: a backend that waits for a lock holding a pin would be waited for.
-	 */
-	LockPage(index, LOCK_RECYCLE, ExclusiveLock);
-	meta_buf = ReadBuffer(index, MIH_META_BLKNO);
-	LockBufferForCleanup(meta_buf);
-	UnlockReleaseBuffer(meta_buf);
-	for (Size i = 0; i < list->n; i++)
-	{
-		CHECK_FOR_INTERRUPTS();
-		mih_free_page(index, list->blocks[i]);
-		lo = Min(lo, list->blocks[i]);
-		hi = Max(hi, list->blocks[i]);
-	}
-	UnlockPage(index, LOCK_RECYCLE, ExclusiveLock);
-	if (list->n > 0)
-		FreeSpaceMapVacuumRange(index, lo, hi + 1);
 }
 
 /*
@@ -353,7 +265,8 @@ flush_locked(Relation index, uint64 min_rows, MihRows *out)
 	rows_init(&rows, meta.nsealed);
 	mih_walk_start(&walk, index);
 	for (BlockNumber blkno = meta.sealed_head; blkno != InvalidBlockNumber;)
-		blkno = read_page(&walk, blkno, MIH_PAGE_PENDING, true, &rows.old, &rows);
+		blkno = mih_blocks_add_page(&walk, blkno, MIH_PAGE_PENDING, true, &rows.old, collect_live,
+									&rows);
 	if (rows.n > 0)
 		mih_write_tables(index, rows.hashes, rows.tids, rows.n, meta.ntables,
 						 (meta.flags & MIH_FLAG_COMPACT) != 0, NULL, NULL, build_id, &run);

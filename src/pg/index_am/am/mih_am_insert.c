@@ -14,7 +14,7 @@
  * machine, for the writer's next time slice) often enough to double its time.
  */
 #include "simhash_type.h"
-#include "mih_am.h"
+#include "am/mih_am.h"
 
 /* Stores the row as the page's last; the caller has checked that it has room. */
 static void
@@ -123,36 +123,6 @@ append_to_new_tail(Relation index, uint16 kind, uint64 hash, ItemPointer tid)
 		UnlockReleaseBuffer(tail_buf);
 	UnlockReleaseBuffer(meta_buf);
 	return npending;
-}
-
-/*
- * The rows of the pending chain's tail page, which the meta page's npending does not count yet.
- * The caller holds the meta page locked, or pinned (the count may then be late, the page is not
- * recycled). With recycled (a reader whose copy of the meta page may come from a hot standby,
- * which replays a flush without waiting for pins), a tail page that is no longer a pending page
- * is not damage yet: it sets *recycled and counts 0, and the caller finds out which it was
- * (mih_check_retry).
- */
-uint64
-mih_tail_rows(Relation index, BlockNumber tail, bool *recycled)
-{
-	MihWalk		walk;
-	Buffer		buffer;
-	uint64		n;
-
-	if (tail == InvalidBlockNumber)
-		return 0;
-	mih_walk_start(&walk, index);
-	if (recycled == NULL)
-		buffer = mih_read_kind(&walk, tail, MIH_PAGE_PENDING, false, BUFFER_LOCK_SHARE);
-	else if (!BufferIsValid(buffer = mih_read_chain_page(&walk, tail, MIH_PAGE_PENDING)))
-	{
-		*recycled = true;
-		return 0;
-	}
-	n = MihPageGetOpaque(BufferGetPage(buffer))->nitems;
-	UnlockReleaseBuffer(buffer);
-	return n;
 }
 
 bool

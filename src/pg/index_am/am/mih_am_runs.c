@@ -4,7 +4,7 @@
  * lists the runs and simhash_mih_state(index) sums them up, with the write amplification of the
  * flushes and merges so far.
  */
-#include "mih_am.h"
+#include "am/mih_am.h"
 
 #include "access/htup_details.h"
 #include "access/relation.h"

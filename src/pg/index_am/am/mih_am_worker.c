@@ -21,7 +21,7 @@
  * the table's indexes, and simhash_mih_merge_progress their phases and rows; pg_stat_activity shows
  * the worker idle while it waits.
  */
-#include "mih_am.h"
+#include "am/mih_am.h"
 #include "settings.h"
 
 #include "access/relation.h"
@@ -140,7 +140,7 @@ open_index(Oid indexoid, Relation *heap, Relation *index)
 	if (*heap != NULL)
 		*index = try_relation_open(indexoid, RowExclusiveLock);
 	if (*index != NULL && (*index)->rd_rel->relkind == RELKIND_INDEX &&
-		IndexGetRelation(indexoid, true) == heapoid && (*index)->rd_indam->aminsert == mih_insert)
+		IndexGetRelation(indexoid, true) == heapoid && mih_is_ours(*index))
 		return true;
 	if (*index != NULL)
 		relation_close(*index, RowExclusiveLock);
