@@ -90,11 +90,23 @@ CORE_TEST_SRCS = $(sort $(wildcard test/core/*.cpp))
 CORE_CXX       = g++ -std=c++17 -O2 -g $(ARCH_FLAGS) -Wall -Wextra $(if $(WERROR),-Werror) -Isrc/core -Isrc/bridge
 SAN_FLAGS      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-core-test: $(CORE_TEST_SRCS) $(CORE_SRCS) $(CHAR_REFERENCE_TABLE) $(BRIDGE_SRCS) $(wildcard src/core/*.hpp src/core/*.h src/bridge/*.h)
-	$(CORE_CXX) -o $@ $(CORE_TEST_SRCS) $(CORE_SRCS) $(BRIDGE_SRCS) -lgtest -lgtest_main -pthread $(CORE_LIBS)
+# simhash_mih's merge policy is plain C without PostgreSQL headers: its choosers are tested here
+# (test/core/merge_policy_test.cpp), compiled as C.
+POLICY_SRC  = src/pg/index_am/lsm/mih_merge_policy.c
+POLICY_DEPS = $(POLICY_SRC) src/pg/index_am/lsm/mih_merge_policy.h src/core/mih_blocks.h
+POLICY_CC   = gcc -std=c99 -O2 -g -Wall -Wextra $(if $(WERROR),-Werror) -Isrc/core
+CORE_CXX   += -Isrc/pg/index_am/lsm
 
-core-test-asan: $(CORE_TEST_SRCS) $(CORE_SRCS) $(CHAR_REFERENCE_TABLE) $(BRIDGE_SRCS) $(wildcard src/core/*.hpp src/core/*.h src/bridge/*.h)
-	$(CORE_CXX) $(SAN_FLAGS) -o $@ $(CORE_TEST_SRCS) $(CORE_SRCS) $(BRIDGE_SRCS) -lgtest -lgtest_main -pthread $(CORE_LIBS)
+test/core/merge_policy.o: $(POLICY_DEPS)
+	$(POLICY_CC) -c -o $@ $(POLICY_SRC)
+test/core/merge_policy_asan.o: $(POLICY_DEPS)
+	$(POLICY_CC) $(SAN_FLAGS) -c -o $@ $(POLICY_SRC)
+
+core-test: $(CORE_TEST_SRCS) $(CORE_SRCS) $(CHAR_REFERENCE_TABLE) $(BRIDGE_SRCS) $(wildcard src/core/*.hpp src/core/*.h src/bridge/*.h) test/core/merge_policy.o
+	$(CORE_CXX) -o $@ $(CORE_TEST_SRCS) $(CORE_SRCS) $(BRIDGE_SRCS) test/core/merge_policy.o -lgtest -lgtest_main -pthread $(CORE_LIBS)
+
+core-test-asan: $(CORE_TEST_SRCS) $(CORE_SRCS) $(CHAR_REFERENCE_TABLE) $(BRIDGE_SRCS) $(wildcard src/core/*.hpp src/core/*.h src/bridge/*.h) test/core/merge_policy_asan.o
+	$(CORE_CXX) $(SAN_FLAGS) -o $@ $(CORE_TEST_SRCS) $(CORE_SRCS) $(BRIDGE_SRCS) test/core/merge_policy_asan.o -lgtest -lgtest_main -pthread $(CORE_LIBS)
 
 .PHONY: core-check
 core-check: core-test core-test-asan

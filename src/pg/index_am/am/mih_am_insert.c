@@ -133,20 +133,17 @@ mih_insert(Relation index, Datum *values, bool *isnull, ItemPointer tid, Relatio
 	uint64		hash = isnull[0] ? 0 : DatumGetSimhash(values[0]);
 	uint64		npending;
 	uint64		limit;
+	bool		wait;
 
 	if (append_to_tail(index, kind, hash, tid))
 		return false;
 	npending = append_to_new_tail(index, kind, hash, tid);
 
-	/*
-	 * Past the limit, this insert flushes, unless another backend is flushing: then the chain may
-	 * grow on while that flush writes, up to twice the limit, where inserts wait for it.
-	 */
 	limit = mih_pending_limit_rows(index);
-	if (kind == MIH_PAGE_PENDING && npending >= limit)
+	if (kind == MIH_PAGE_PENDING && mih_flush_due(npending, limit, &wait))
 	{
 		/* Merging also when the flush wrote nothing: it may have found every run slot taken. */
-		mih_flush(index, npending >= 2 * limit, limit);
+		mih_flush(index, wait, limit);
 		mih_merge(index, MIH_MERGE_INSERTER);
 		mih_merge_in_background(index);
 	}

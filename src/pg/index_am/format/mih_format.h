@@ -227,13 +227,8 @@ StaticAssertDecl(sizeof(MihRun) == 128, "a run's fields in the meta page: layout
 	(((meta)->flags & MIH_FLAG_COMPACT) ? MIH_PAGE_KEYS : \
 	 ((run)->flags & MIH_RUN_HASHES) ? MIH_PAGE_HASHES : MIH_PAGE_TABLEJ)
 
-/* Size tiers (mih_am_merge.c) keep far fewer runs; the meta page has room for this many. */
+/* Size tiers (lsm/mih_merge_policy.h) keep far fewer runs; the meta page has room for this many. */
 #define MIH_MAX_RUNS		32
-/* A size tier's runs are merged when it has this many: tier t holds runs of limit * 4^t rows. */
-#define MIH_MERGE_FANIN		4
-/* Runs of this tier and above are big (no filter helps much); at most MIH_BIG_RUNS are kept. */
-#define MIH_BIG_TIER		3
-#define MIH_BIG_RUNS		3
 
 /*
  * Layout 3. Layout 2 (simhash 1.2) had one run's fields in the meta page: mih_pin_meta reads such
@@ -290,7 +285,6 @@ typedef struct MihOptions
 	int			base_share;		/* the other runs merge into the base at 1/base_share of its rows; 0: never */
 } MihOptions;
 
-#define MIH_PENDING_LIMIT_DEFAULT	128	/* kB: 16 pages, 9,312 rows */
-#define MIH_BASE_SHARE_DEFAULT		16
+/* (The options' defaults are knobs of the merge policy: lsm/mih_merge_policy.h.) */
 
 #endif

@@ -1,6 +1,8 @@
 /*
  * Flushes and merges of a simhash_mih index: how rows get from the pending chain into sorted runs,
- * and how runs merge, while inserters, scans and VACUUM go on.
+ * and how runs merge, while inserters, scans and VACUUM go on. This file is the mechanism: which
+ * runs merge, into what, is chosen by the merge policy (mih_merge_policy.c, every knob of it in
+ * mih_merge_policy.h) over a view of the meta page (policy_view).
  *
  * Flush. The inserter that takes the pending chain past the limit (the pending_limit option)
  * seals it: one change of the meta page moves it to sealed_head, and later inserts start a new
@@ -23,20 +25,19 @@
  * option, 16 by default) of its rows: the tiers keep the other runs few, but a scan still pays for
  * each of their rows about what it pays for the base's share of the block values; this keeps them a
  * small share, for at most about base_share more rewrites of each row over the index's life (one
- * level over the base, as an LSM tree's leveled compaction; SETTLE_SHARE more when the worker has
- * time to spare, below). Such a merge rewrites the base in
- * place, a range of pages at a time (mih_am_slices.c), so the file needs no room for a second
- * copy of it. Beside a
- * base, the tiers would still leave several runs, and each costs a scan its filter tests; so there
- * the other runs merge into one as soon as those but the biggest hold a LEVEL_RATIO-th of its rows
- * (leveled again: a merge every flush or two while that run is small). The inserter that flushes
- * merges the smallest tier (INSERTER_TIERS: tens of milliseconds); the other small merges, big
+ * level over the base, as an LSM tree's leveled compaction; MIH_SETTLE_SHARE more when the worker
+ * has time to spare, below). Such a merge rewrites the base in place, a range of pages at a time
+ * (mih_am_slices.c), so the file needs no room for a second copy of it. Beside a base, the tiers
+ * would still leave several runs, and each costs a scan its filter tests; so there the other runs
+ * merge into one as soon as those but the biggest hold a MIH_LEVEL_RATIO-th of its rows (leveled
+ * again: a merge every flush or two while that run is small). The inserter that flushes
+ * merges the smallest tier (MIH_INSERTER_TIERS: tens of milliseconds); the other small merges, big
  * ones and those beside and into the base go to a background worker (mih_am_worker.c) it starts,
  * which runs them while flushes, scans, inserts and small merges go on (its merges take small runs
  * too: the worker waits out an inserter's small merge and marks the runs it takes in the meta page;
  * inserters' small merges leave marked runs and merge the ones flushed meanwhile).
  * VACUUM does every merge due, and simhash_mih_merge merges every run into one. Once the writers
- * pause, the worker settles the index (SETTLE_FILL): a crawl database rests between crawls, and
+ * pause, the worker settles the index (MIH_SETTLE_FILL): a crawl database rests between crawls, and
  * its queries then find the biggest run and at most one beside it, no pending rows. The rows written
  * by flushes and merges over the rows inserted are the write amplification (simhash_mih_state).
  *
@@ -74,38 +75,6 @@
 #include "utils/memutils.h"
 
 #include "mih_blocks.h"
-
-/*
- * The small tiers an inserter merges: tier 0 only, four flushed runs into one of about 37k rows by
- * default (tens of milliseconds). Merging tier 1 (150k rows) or tier 2 (600k rows, about half a
- * second under load) would stall that one writer, and a crawler that writes at
- * a steady rate queues everything behind it: the worker merges those tiers. Unless runs pile up
- * (half the run slots taken: no worker slot free, or the worker busy with a long merge into the
- * base), then an inserter merges any small tier.
- */
-#define INSERTER_TIERS	1
-
-/*
- * The runs beside the base merge into one as soon as those but the biggest hold this share of its
- * rows: each merge grows the biggest by an eighth or more, so a row is rewritten about LEVEL_RATIO
- * times while it waits beside the base, and a scan finds that run and at most three flushes' runs
- * there, not the five to seven that size tiers leave (each costs a radius-3 scan about 5 us: its
- * filter tests miss the cache).
- */
-#define LEVEL_RATIO		8
-
-/*
- * Once the writers paused, the worker settles the index (mih_settle): it merges the runs beside the
- * biggest (the base, once there is one) into it when their filters let through a SETTLE_FILL-th of
- * a scan's probes or more (about 1 - exp(-rows / values of a block): a run of an eighth of the
- * shortest block's values lets through 12% of them, a run of half of them 39%, and one of more
- * has no filter) and they hold a SETTLE_SHARE-th of its rows, so that a crawler's short pauses do
- * not rewrite a big base for a few flushes' rows; else the runs beside it into one. The worker
- * also merges them into the base that way while the writers write, when it has the time
- * (mih_settle_into_base_due): a crawler's steady rate leaves it idle most of the time.
- */
-#define SETTLE_FILL		8
-#define SETTLE_SHARE	64
 
 void
 mih_lock_pending(Relation index)
@@ -311,124 +280,6 @@ mih_flush(Relation index, bool wait, uint64 min_rows)
 	return rows.n;
 }
 
-/* The size tier of a run of n rows: limit * FANIN^tier <= n. */
-static int
-tier_of(uint64 n, uint64 limit)
-{
-	int			t = 0;
-
-	while (n >= limit * MIH_MERGE_FANIN && t < 30)
-	{
-		n /= MIH_MERGE_FANIN;
-		t++;
-	}
-	return t;
-}
-
-/* Big runs cost a scan nearly what the whole index does (see the top of the file). */
-static bool
-is_big(uint64 nrows, uint64 limit)
-{
-	return tier_of(nrows, limit) >= MIH_BIG_TIER;
-}
-
-/* The fewest rows of a big run: tier MIH_BIG_TIER. */
-static uint64
-big_rows(uint64 limit)
-{
-	uint64		n = limit;
-
-	for (int t = 0; t < MIH_BIG_TIER; t++)
-		n *= MIH_MERGE_FANIN;
-	return n;
-}
-
-/* The smallest run not chosen yet of a tier from lo to hi; -1 if there is none. */
-static int
-smallest_run(const MihMeta *meta, const bool *chosen, uint64 limit, int lo, int hi)
-{
-	int			smallest = -1;
-
-	for (uint32 r = 0; r < meta->nruns; r++)
-	{
-		int			t = tier_of(meta->runs[r].nrows, limit);
-
-		if (!chosen[r] && !meta->runs[r].merging && t >= lo && t <= hi &&
-			(smallest < 0 || meta->runs[r].nrows < meta->runs[smallest].nrows))
-			smallest = (int) r;
-	}
-	return smallest;
-}
-
-/* Chooses the n smallest runs of tiers lo to hi (there are that many); returns their rows. */
-static uint64
-choose_smallest(const MihMeta *meta, bool *chosen, uint64 limit, int lo, int hi, int n)
-{
-	uint64		rows = 0;
-
-	for (int k = 0; k < n; k++)
-	{
-		int			r = smallest_run(meta, chosen, limit, lo, hi);
-
-		chosen[r] = true;
-		rows += meta->runs[r].nrows;
-	}
-	return rows;
-}
-
-/*
- * The lowest small tier from lo to below hi that has FANIN runs, leaving those the worker is
- * merging into the base run; -1 if none has.
- */
-static int
-full_tier(const MihMeta *meta, uint64 limit, int lo, int hi)
-{
-	int			count[MIH_BIG_TIER] = {0};
-
-	for (uint32 r = 0; r < meta->nruns; r++)
-	{
-		int			t = tier_of(meta->runs[r].nrows, limit);
-
-		if (t < MIH_BIG_TIER && !meta->runs[r].merging)
-			count[t]++;
-	}
-	for (int t = lo; t < hi; t++)
-		if (count[t] >= MIH_MERGE_FANIN)
-			return t;
-	return -1;
-}
-
-/* Small runs: the FANIN smallest of the lowest small tier below tiers that has FANIN runs. */
-static uint64
-choose_small(const MihMeta *meta, bool *chosen, uint64 limit, int tiers)
-{
-	int			t = full_tier(meta, limit, 0, tiers);
-
-	return t < 0 ? 0 : choose_smallest(meta, chosen, limit, t, t, MIH_MERGE_FANIN);
-}
-
-/*
- * The small tiers an inserter's merge may take: INSERTER_TIERS, or every one once runs pile up;
- * VACUUM's and a merge of every run every one (the worker's: choose_worker).
- */
-static int
-small_tiers(MihMergeMode mode, const MihMeta *meta)
-{
-	if (mode == MIH_MERGE_INSERTER)
-		return meta->nruns < MIH_MAX_RUNS / 2 ? INSERTER_TIERS : MIH_BIG_TIER;
-	return MIH_BIG_TIER;
-}
-
-static int
-count_big(const MihMeta *meta, uint64 limit)
-{
-	int			n = 0;
-
-	for (uint32 r = 0; r < meta->nruns; r++)
-		n += is_big(meta->runs[r].nrows, limit);
-	return n;
-}
-
 /* The base_share option: 0 if the other runs never merge into the base run. */
 static uint64
 base_share(Relation index)
@@ -438,124 +289,33 @@ base_share(Relation index)
 	return opts ? opts->base_share : MIH_BASE_SHARE_DEFAULT;
 }
 
-/*
- * The index's base run: the biggest, if it is big enough to be one (FANIN big runs or more) and
- * the other runs merge into it (base_share); -1 otherwise.
- */
-static int
-base_run(Relation index, const MihMeta *meta, uint64 limit)
-{
-	int			base = -1;
-
-	for (uint32 r = 0; r < meta->nruns; r++)
-		if (base < 0 || meta->runs[r].nrows > meta->runs[base].nrows)
-			base = (int) r;
-	if (base < 0 || base_share(index) == 0 ||
-		meta->runs[base].nrows < MIH_MERGE_FANIN * big_rows(limit))
-		return -1;
-	return base;
-}
-
-/*
- * A merge of every run into the base run: due when the index has one and the others hold a
- * base_share-th of its rows. See the top of the file.
- */
+/* True if a run's pages are of the kinds a merge in slices writes (every run of 1.3 on). */
 static bool
-base_merge_due(Relation index, const MihMeta *meta, uint64 limit)
+sliceable(const MihRun *run)
 {
-	int			base = base_run(index, meta, limit);
-	uint64		others;
-
-	if (base < 0)
-		return false;
-	others = mih_sorted_rows(meta) - meta->runs[base].nrows;
-	return others > 0 && others * base_share(index) >= meta->runs[base].nrows;
+	return (run->flags & (MIH_RUN_HASHES | MIH_RUN_PACKED_ROWS)) == (MIH_RUN_HASHES | MIH_RUN_PACKED_ROWS);
 }
 
-/*
- * A merge of the runs beside the base run into one (see the top of the file): due when there are
- * two or more, not marked, and those but the biggest hold a LEVEL_RATIO-th of its rows. Marks them
- * in chosen[] if given; returns their rows, 0 if it is not due.
- */
-static uint64
-choose_level(Relation index, const MihMeta *meta, bool *chosen, uint64 limit)
-{
-	int			base = base_run(index, meta, limit);
-	uint64		rows = 0;
-	uint64		biggest = 0;
-	int			n = 0;
-
-	if (base < 0)
-		return 0;
-	for (uint32 r = 0; r < meta->nruns; r++)
-		if ((int) r != base && !meta->runs[r].merging)
-		{
-			n++;
-			rows += meta->runs[r].nrows;
-			biggest = Max(biggest, meta->runs[r].nrows);
-		}
-	if (n < 2 || (rows - biggest) * LEVEL_RATIO < biggest)
-		return 0;
-	for (uint32 r = 0; chosen && r < meta->nruns; r++)
-		chosen[r] = (int) r != base && !meta->runs[r].merging;
-	return rows;
-}
-
-/*
- * Whether a merge of small runs is due for the worker: of the tiers from lowest on (those above
- * INSERTER_TIERS are left to it), or of the runs beside the base.
- */
-static bool
-worker_small_due(Relation index, const MihMeta *meta, uint64 limit, int lowest)
-{
-	return full_tier(meta, limit, lowest, MIH_BIG_TIER) >= 0 ||
-		choose_level(index, meta, NULL, limit) > 0;
-}
-
-/* Big runs: the two smallest, if there are more than MIH_BIG_RUNS. */
-static uint64
-choose_big(const MihMeta *meta, bool *chosen, uint64 limit)
-{
-	if (count_big(meta, limit) <= MIH_BIG_RUNS)
-		return 0;
-	return choose_smallest(meta, chosen, limit, MIH_BIG_TIER, INT_MAX, 2);
-}
-
-/*
- * Chooses the runs to merge: every run (MIH_MERGE_ALL, if there are two or more; or, in
- * MIH_MERGE_DUE, if the table count or layout the options ask for changed or a merge into the base
- * run is due), else the small runs due in the lowest tiers it may take (tiers, from small_tiers),
- * else the big ones (not in MIH_MERGE_INSERTER). Marks them in chosen[]; returns their rows, 0 if
- * nothing is due. The worker's merges are chosen by choose_worker.
- */
-static uint64
-choose_runs(Relation index, const MihMeta *meta, MihMergeMode mode, int tiers, uint64 limit,
-			bool *chosen, bool *reshape)
+/* What the merge policy sees of a copy of the meta page and the index's options. */
+static void
+policy_view(Relation index, const MihMeta *meta, MihPolicyView *v)
 {
 	uint64		total = mih_sorted_rows(meta);
-	uint64		rows = 0;
 
-	memset(chosen, 0, MIH_MAX_RUNS * sizeof(bool));
-	*reshape = (mode == MIH_MERGE_DUE || mode == MIH_MERGE_ALL) && meta->nruns > 0 &&
-		(mih_tables_for(index, total) != meta->ntables ||
-		 mih_compact_for(index) != ((meta->flags & MIH_FLAG_COMPACT) != 0));
-	if (mode == MIH_MERGE_ALL || *reshape ||
-		(mode == MIH_MERGE_DUE && base_merge_due(index, meta, limit)))
+	memset(v, 0, sizeof(*v));
+	v->nruns = meta->nruns;
+	for (uint32 r = 0; r < meta->nruns; r++)
 	{
-		if (meta->nruns < 2 && !*reshape)
-			return 0;
-		for (uint32 r = 0; r < meta->nruns; r++)
-			chosen[r] = true;
-		return Max(total, 1);
+		v->runs[r].nrows = meta->runs[r].nrows;
+		v->runs[r].merging = meta->runs[r].merging != 0;
+		v->runs[r].sliceable = sliceable(&meta->runs[r]);
 	}
-	/* A merge that may take every small run (not an inserter's) may take the runs beside the base. */
-	if (mode != MIH_MERGE_INSERTER && tiers == MIH_BIG_TIER)
-		rows = choose_level(index, meta, chosen, limit);
-	if (rows == 0)
-		rows = choose_small(meta, chosen, limit, tiers);
-	if (rows == 0 && mode != MIH_MERGE_INSERTER)
-		rows = choose_big(meta, chosen, limit);
-	return rows;
+	v->ntables = meta->ntables;
+	v->compact = (meta->flags & MIH_FLAG_COMPACT) != 0;
+	v->limit = mih_pending_limit_rows(index);
+	v->base_share = base_share(index);
+	v->shape_changed = mih_tables_for(index, total) != meta->ntables ||
+		mih_compact_for(index) != v->compact;
 }
 
 /* Whether a merge of the worker marked any run of this meta page. */
@@ -601,88 +361,42 @@ set_merging(Relation index, bool mark, const MihMeta *meta, const bool *chosen)
  * merging in the meta page, and the lock is released before the merge: so inserters leave them
  * and go on merging the runs their flushes add meanwhile (a merge into a base of 20M rows takes
  * seconds, one of tier 2 into a big run about one, in which flushes add a dozen runs). Big runs
- * are the worker's alone. Marks them in chosen[]; returns their rows, 0 if nothing is due.
+ * are the worker's alone (mih_plan_worker_marked, mih_plan_big).
  */
-static uint64
-choose_worker(Relation index, MihMeta *meta, bool *chosen, uint64 limit)
+static void
+choose_worker(Relation index, MihMeta *meta, MihMergePlan *plan)
 {
-	uint64		rows = 0;
+	MihPolicyView v;
 
-	memset(chosen, 0, MIH_MAX_RUNS * sizeof(bool));
-	if (base_merge_due(index, meta, limit) || worker_small_due(index, meta, limit, 0))
+	policy_view(index, meta, &v);
+	plan->rows = 0;
+	if (mih_worker_marked_due(&v))
 	{
 		LockPage(index, LOCK_RUNS, ExclusiveLock);
 		mih_read_meta(index, meta);
-		if (base_merge_due(index, meta, limit))
-		{
-			for (uint32 r = 0; r < meta->nruns; r++)
-				chosen[r] = true;
-			rows = mih_sorted_rows(meta);
-		}
-		else if ((rows = choose_level(index, meta, chosen, limit)) == 0)
-			rows = choose_small(meta, chosen, limit, MIH_BIG_TIER);
-		if (rows > 0)
-			set_merging(index, true, meta, chosen);
+		policy_view(index, meta, &v);
+		mih_plan_worker_marked(&v, plan);
+		if (plan->rows > 0)
+			set_merging(index, true, meta, plan->chosen);
 		UnlockPage(index, LOCK_RUNS, ExclusiveLock);
 	}
-	if (rows == 0)
-		rows = choose_big(meta, chosen, limit);
-	return rows;
+	if (plan->rows == 0)
+		mih_plan_big(&v, plan);
 }
 
-/*
- * The runs the worker's settle merges (see SETTLE_FILL): every run into the biggest (the base run,
- * once there is one), or the runs beside it into one if there are two or more, so that a few rows
- * inserted into an index of a million rows do not rewrite it; none with base_share = 0, which
- * keeps the runs from merging towards a base. Marks them in chosen[]; returns their rows, 0 if the
- * index is settled.
- */
-static uint64
-settle_runs(Relation index, const MihMeta *meta, bool *chosen)
+/* The settle's runs (mih_plan_settle), chosen and marked under LOCK_RUNS as the worker's others. */
+static void
+choose_settle(Relation index, MihMeta *meta, MihMergePlan *plan)
 {
-	int			base = -1;
-	int			len = sh_mih_block_len(meta->ntables, meta->ntables - 1);
-	uint64		others = 0;
-	int			n = 0;
-
-	memset(chosen, 0, MIH_MAX_RUNS * sizeof(bool));
-	if (base_share(index) == 0)
-		return 0;
-	for (uint32 r = 0; r < meta->nruns; r++)
-		if (base < 0 || meta->runs[r].nrows > meta->runs[base].nrows)
-			base = (int) r;
-	for (uint32 r = 0; r < meta->nruns; r++)
-		if ((int) r != base && !meta->runs[r].merging)
-		{
-			chosen[r] = true;
-			others += meta->runs[r].nrows;
-			n++;
-		}
-	if (base >= 0 && !meta->runs[base].merging && others * SETTLE_FILL >= ((uint64) 1 << len) &&
-		others * SETTLE_SHARE >= meta->runs[base].nrows)
-	{
-		chosen[base] = true;
-		return others + meta->runs[base].nrows;
-	}
-	if (n >= 2)
-		return others;
-	memset(chosen, 0, MIH_MAX_RUNS * sizeof(bool));
-	return 0;
-}
-
-/* The settle's runs, chosen and marked under LOCK_RUNS as the worker's other merges are. */
-static uint64
-choose_settle(Relation index, MihMeta *meta, bool *chosen)
-{
-	uint64		rows;
+	MihPolicyView v;
 
 	LockPage(index, LOCK_RUNS, ExclusiveLock);
 	mih_read_meta(index, meta);
-	rows = settle_runs(index, meta, chosen);
-	if (rows > 0)
-		set_merging(index, true, meta, chosen);
+	policy_view(index, meta, &v);
+	mih_plan_settle(&v, plan);
+	if (plan->rows > 0)
+		set_merging(index, true, meta, plan->chosen);
 	UnlockPage(index, LOCK_RUNS, ExclusiveLock);
-	return rows;
 }
 
 /*
@@ -711,11 +425,11 @@ bool
 mih_big_merge_due(Relation index, bool worker)
 {
 	MihMeta		meta;
-	uint64		limit = mih_pending_limit_rows(index);
+	MihPolicyView v;
 
 	mih_read_meta(index, &meta);
-	if (count_big(&meta, limit) <= MIH_BIG_RUNS && !base_merge_due(index, &meta, limit) &&
-		!worker_small_due(index, &meta, limit, worker ? 0 : INSERTER_TIERS))
+	policy_view(index, &meta, &v);
+	if (!mih_worker_due(&v, worker))
 		return false;
 	if (!ConditionalLockPage(index, LOCK_BIG, ExclusiveLock))
 		return false;
@@ -824,32 +538,6 @@ merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool resha
 	return rows.n;
 }
 
-/* True if a run's pages are of the kinds a merge in slices writes (every run of 1.3 on). */
-static bool
-sliceable(const MihRun *run)
-{
-	return (run->flags & (MIH_RUN_HASHES | MIH_RUN_PACKED_ROWS)) == (MIH_RUN_HASHES | MIH_RUN_PACKED_ROWS);
-}
-
-/*
- * The base run of a merge of every run that can go in slices (mih_am_slices.c), -1 if it cannot:
- * the merge keeps the index's shape, and the base and the run it is to take in hold distinct
- * hashes in tables 1..m-1 and packed tids in table 0 (a merge of the other runs makes one that
- * does).
- */
-static int
-slices_base(Relation index, const MihMeta *meta, const bool *chosen, uint64 limit)
-{
-	int			base = base_run(index, meta, limit);
-
-	if (base < 0 || meta->nruns < 2 || (meta->flags & MIH_FLAG_COMPACT) || !sliceable(&meta->runs[base]))
-		return -1;
-	for (uint32 r = 0; r < meta->nruns; r++)
-		if (!chosen[r] || (meta->nruns == 2 && !sliceable(&meta->runs[r])))
-			return -1;
-	return base;
-}
-
 /* The worker's merges: they take LOCK_BIG only, and mark the runs they take. */
 static bool
 worker_mode(MihMergeMode mode)
@@ -937,35 +625,35 @@ mih_merge(Relation index, MihMergeMode mode)
 	const int	params[] = {MIH_PROGRESS_INDEX, MIH_PROGRESS_PHASE, MIH_PROGRESS_ROWS_TOTAL, MIH_PROGRESS_ROWS_DONE};
 	int64		values[] = {RelationGetRelid(index), 0, 0, 0};
 	bool		reported = false;
-	uint64		limit = mih_pending_limit_rows(index);
 
 	if (!lock_for_mode(index, mode))
 		return 0;
 	for (;;)
 	{
 		MihMeta		meta;
-		bool		chosen[MIH_MAX_RUNS];
-		bool		reshape = false;
-		uint64		rows;
+		MihMergePlan plan;
 
 		CHECK_FOR_INTERRUPTS();
 		mih_read_meta(index, &meta);
 		if (mode == MIH_MERGE_BIG)
-			rows = choose_worker(index, &meta, chosen, limit);
+			choose_worker(index, &meta, &plan);
 		else if (mode == MIH_MERGE_SETTLE)
-			rows = choose_settle(index, &meta, chosen);
+			choose_settle(index, &meta, &plan);
 		else
-			rows = choose_runs(index, &meta, mode, small_tiers(mode, &meta), limit, chosen, &reshape);
-		if (rows > 0)
 		{
-			int			base = reshape ? -1 : slices_base(index, &meta, chosen, limit);
+			MihPolicyView v;
 
+			policy_view(index, &meta, &v);
+			mih_plan_merge(&v, mode, &plan);
+		}
+		if (plan.rows > 0)
+		{
 			pgstat_progress_update_multi_param(4, params, values);
 			reported = true;
-			written += base >= 0 ? merge_into_base(index, &meta, base, mode) :
-				merge_chosen(index, &meta, chosen, reshape, rows, false, NULL);
+			written += plan.base >= 0 ? merge_into_base(index, &meta, plan.base, mode) :
+				merge_chosen(index, &meta, plan.chosen, plan.reshape, plan.rows, false, NULL);
 		}
-		if (rows == 0 || mode == MIH_MERGE_ALL || mode == MIH_MERGE_SETTLE || reshape)
+		if (plan.rows == 0 || mode == MIH_MERGE_ALL || mode == MIH_MERGE_SETTLE || plan.reshape)
 			break;
 	}
 	unlock_for_mode(index, mode);
@@ -996,7 +684,7 @@ mih_merge_reported(Relation index, MihMergeMode mode)
 	return written;
 }
 
-/* Whether the index is ever settled: not with base_share = 0 (see settle_runs). */
+/* Whether the index is ever settled: not with base_share = 0 (see mih_plan_settle). */
 bool
 mih_settles(Relation index)
 {
@@ -1005,20 +693,26 @@ mih_settles(Relation index)
 
 /*
  * Whether an index at rest has anything to settle: pending rows to write as a run, or runs
- * settle_runs would merge.
+ * mih_plan_settle would merge.
  */
 bool
 mih_settle_due(Relation index)
 {
 	MihMeta		meta;
-	bool		chosen[MIH_MAX_RUNS];
+	MihPolicyView v;
+	MihMergePlan plan;
 	/* The pin keeps the tail page from being recycled while it is counted. */
 	Buffer		meta_buf = mih_pin_meta(index, &meta);
 	uint64		pending = meta.npending + meta.nsealed + mih_tail_rows(index, meta.pending_tail, NULL);
 
 	ReleaseBuffer(meta_buf);
-	return mih_settles(index) &&
-		(pending > 0 || settle_runs(index, &meta, chosen) > 0);
+	if (!mih_settles(index))
+		return false;
+	if (pending > 0)
+		return true;
+	policy_view(index, &meta, &v);
+	mih_plan_settle(&v, &plan);
+	return plan.rows > 0;
 }
 
 /*
@@ -1031,19 +725,18 @@ bool
 mih_settle_into_base_due(Relation index)
 {
 	MihMeta		meta;
-	bool		chosen[MIH_MAX_RUNS];
-	int			base;
+	MihPolicyView v;
 
 	if (!mih_settles(index))
 		return false;
 	ReleaseBuffer(mih_pin_meta(index, &meta));
-	base = base_run(index, &meta, mih_pending_limit_rows(index));
-	return base >= 0 && settle_runs(index, &meta, chosen) > 0 && chosen[base];
+	policy_view(index, &meta, &v);
+	return mih_settle_into_base(&v);
 }
 
 /*
  * The worker's settle of an index whose writers paused (mih_am_worker.c): the pending rows become
- * a run, then the runs settle_runs chooses merge. Returns the rows written.
+ * a run, then the runs mih_plan_settle chooses merge. Returns the rows written.
  */
 uint64
 mih_settle(Relation index)

@@ -8,16 +8,9 @@
 
 #include "store/mih_store.h"
 
-/* What a merge may take (mih_merge) */
-typedef enum MihMergeMode
-{
-	MIH_MERGE_INSERTER,			/* small merges only: an inserter must not stall */
-	MIH_MERGE_BIG,				/* merges of big runs only (the background worker) */
-	MIH_MERGE_DUE,				/* every merge due, small and big (VACUUM) */
-	MIH_MERGE_ALL,				/* every run into one (simhash_mih_merge) */
-	MIH_MERGE_SETTLE			/* the worker's once the writers paused (mih_settle), or
-								 * into the base with time to spare */
-} MihMergeMode;
+#include "lsm/mih_merge_policy.h"
+
+StaticAssertDecl(MIH_POLICY_MAX_RUNS == MIH_MAX_RUNS, "the merge policy sees every run of a meta page");
 
 /*
  * A merge's progress goes to params of the backend's progress command that pg_stat_progress_vacuum
