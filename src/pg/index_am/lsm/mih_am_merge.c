@@ -2,7 +2,8 @@
  * Flushes and merges of a simhash_mih index: how rows get from the pending chain into sorted runs,
  * and how runs merge, while inserters, scans and VACUUM go on. This file is the mechanism: which
  * runs merge, into what, is chosen by the merge policy (mih_merge_policy.c, every knob of it in
- * mih_merge_policy.h) over a view of the meta page (policy_view).
+ * mih_merge_policy.h) over a view of the meta page (mih_am_view.c). The flush is mih_am_flush.c,
+ * the locks mih_am_locks.c, the recycling mih_am_recycle.c, the settle mih_am_settle.c.
  *
  * Flush. The inserter that takes the pending chain past the limit (the pending_limit option)
  * seals it: one change of the meta page moves it to sealed_head, and later inserts start a new
@@ -66,104 +67,13 @@
  */
 #include "lsm/mih_lock_tags.h"
 #include "lsm/mih_lsm.h"
+#include "lsm/mih_lsm_internal.h"
 
 #include "commands/progress.h"
 #include "miscadmin.h"
 #include "storage/lmgr.h"
 #include "utils/backend_progress.h"
 #include "utils/backend_status.h"
-#include "utils/memutils.h"
-
-#include "mih_blocks.h"
-
-void
-mih_lock_pending(Relation index)
-{
-	LockPage(index, LOCK_PENDING, ExclusiveLock);
-}
-
-void
-mih_unlock_pending(Relation index)
-{
-	UnlockPage(index, LOCK_PENDING, ExclusiveLock);
-}
-
-/* Both merge locks: no merge of any run can start or is under way. */
-void
-mih_lock_runs(Relation index)
-{
-	LockPage(index, LOCK_BIG, ExclusiveLock);
-	LockPage(index, LOCK_RUNS, ExclusiveLock);
-}
-
-void
-mih_unlock_runs(Relation index)
-{
-	UnlockPage(index, LOCK_RUNS, ExclusiveLock);
-	UnlockPage(index, LOCK_BIG, ExclusiveLock);
-}
-
-/* The pending_limit option in rows. */
-uint64
-mih_pending_limit_rows(Relation index)
-{
-	MihOptions *opts = (MihOptions *) index->rd_options;
-	int			kb = opts && opts->pending_limit > 0 ? opts->pending_limit : MIH_PENDING_LIMIT_DEFAULT;
-
-	return (uint64) kb * 1024 / BLCKSZ * MIH_ROWS_PER_PAGE;
-}
-
-typedef struct MihRows
-{
-	uint64	   *hashes;
-	ItemPointerData *tids;
-	Size		n;
-	Size		cap;
-	MihBlockList old;			/* the pages read, to recycle */
-} MihRows;
-
-static void
-rows_init(MihRows *rows, uint64 expected)
-{
-	rows->cap = Max(expected, 1024);
-	rows->n = 0;
-	rows->hashes = palloc_extended(rows->cap * sizeof(uint64), MCXT_ALLOC_HUGE);
-	rows->tids = palloc_extended(rows->cap * sizeof(ItemPointerData), MCXT_ALLOC_HUGE);
-	mih_blocks_init(&rows->old);
-}
-
-static void
-rows_free(MihRows *rows)
-{
-	pfree(rows->hashes);
-	pfree(rows->tids);
-	pfree(rows->old.blocks);
-}
-
-/* A MihPageFn: the live rows of the page go to rows (a MihRows). */
-static void
-collect_live(void *arg, Page page)
-{
-	MihRows    *rows = (MihRows *) arg;
-	int			n = MihPageGetOpaque(page)->nitems;
-
-	for (int i = 0; i < n; i++)
-	{
-		ItemPointerData tid = mih_row_tid(page, i);
-
-		if (!ItemPointerIsValid(&tid))
-			continue;
-		if (rows->n == rows->cap)
-		{
-			rows->cap *= 2;
-			rows->hashes = repalloc_huge(rows->hashes, rows->cap * sizeof(uint64));
-			rows->tids = repalloc_huge(rows->tids, rows->cap * sizeof(ItemPointerData));
-		}
-		rows->hashes[rows->n] = MihPageHashes(page)[i];
-		rows->tids[rows->n] = tid;
-		rows->n++;
-	}
-}
 
 /*
  * The live rows of a run (from table 0) and every page of it to recycle. The tables 1..m-1 are not
@@ -179,143 +89,13 @@ read_run(Relation index, const MihMeta *meta, const MihRun *run, MihRows *rows)
 	for (uint32 p = 0; p < dir->pages[0]; p++)
 	{
 		mih_blocks_add_page(&walk, dir->blocks[0][p], mih_table0_kind(run), false, &rows->old,
-							collect_live, rows);
+							mih_rows_collect, rows);
 		pgstat_progress_update_param(MIH_PROGRESS_ROWS_DONE, (int64) rows->n);
 	}
 	for (int j = 1; j < meta->ntables; j++)
 		for (uint32 p = 0; p < dir->pages[j]; p++)
 			mih_blocks_add(&rows->old, dir->blocks[j][p]);
 	mih_blocks_add_run_chains(index, run, meta->ntables, &rows->old);
-}
-
-/*
- * Writes the sealed pending rows as a run. The caller holds LOCK_PENDING. Seals the pending chain
- * first (if it has min_rows rows: another flush may have taken them while this one waited) unless
- * a sealed chain is there already (a crash interrupted a flush). Returns false if there was
- * nothing to flush; else rows holds the rows written and the pages to recycle.
- */
-static bool
-flush_locked(Relation index, uint64 min_rows, MihRows *out)
-{
-	Buffer		meta_buf = ReadBuffer(index, MIH_META_BLKNO);
-	GenericXLogState *state;
-	MihMeta    *page_meta;
-	MihMeta		meta;
-	MihRows		rows;
-	MihRun		run;
-	MihWalk		walk;
-	uint64		build_id;
-
-	state = GenericXLogStart(index);
-	page_meta = mih_begin_meta_change(index, meta_buf, state);
-	if (page_meta->sealed_head == InvalidBlockNumber)
-	{
-		/* The tail's rows count now: inserts that found it are done with it (mih_am_insert.c). */
-		uint64		tail_rows = mih_tail_rows(index, page_meta->pending_tail, NULL);
-
-		if (page_meta->pending_head == InvalidBlockNumber ||
-			page_meta->npending + tail_rows < min_rows || page_meta->nruns == MIH_MAX_RUNS)
-		{
-			GenericXLogAbort(state);
-			UnlockReleaseBuffer(meta_buf);
-			return false;
-		}
-		page_meta->sealed_head = page_meta->pending_head;
-		page_meta->nsealed = page_meta->npending + tail_rows;
-		page_meta->inserted += tail_rows;
-		page_meta->pending_head = page_meta->pending_tail = InvalidBlockNumber;
-		page_meta->npending = 0;
-	}
-	build_id = mih_new_build_id(page_meta);
-	memcpy(&meta, page_meta, sizeof(MihMeta));
-	GenericXLogFinish(state);
-	LockBuffer(meta_buf, BUFFER_LOCK_UNLOCK);
-
-	rows_init(&rows, meta.nsealed);
-	mih_walk_start(&walk, index);
-	for (BlockNumber blkno = meta.sealed_head; blkno != InvalidBlockNumber;)
-		blkno = mih_blocks_add_page(&walk, blkno, MIH_PAGE_PENDING, true, &rows.old, collect_live,
-									&rows);
-	if (rows.n > 0)
-		mih_write_tables(index, rows.hashes, rows.tids, rows.n, meta.ntables,
-						 (meta.flags & MIH_FLAG_COMPACT) != 0, NULL, NULL, build_id, &run);
-
-	state = GenericXLogStart(index);
-	page_meta = mih_begin_meta_change(index, meta_buf, state);
-	if (rows.n > 0)
-	{
-		page_meta->runs[page_meta->nruns++] = run;
-		page_meta->written += rows.n;
-	}
-	/* The sealed pages are recycled next, even with no live row: a standby's scans tell by this. */
-	page_meta->generation++;
-	page_meta->sealed_head = InvalidBlockNumber;
-	page_meta->nsealed = 0;
-	GenericXLogFinish(state);
-	UnlockReleaseBuffer(meta_buf);
-	*out = rows;
-	return true;
-}
-
-/*
- * Flushes the pending rows into a run if there are min_rows of them; without wait, only if no
- * other flush is under way. Returns the rows written.
- */
-uint64
-mih_flush(Relation index, bool wait, uint64 min_rows)
-{
-	MihRows		rows;
-	bool		flushed;
-
-	if (wait)
-		mih_lock_pending(index);
-	else if (!ConditionalLockPage(index, LOCK_PENDING, ExclusiveLock))
-		return 0;
-	flushed = flush_locked(index, Max(min_rows, 1), &rows);
-	mih_unlock_pending(index);
-	if (!flushed)
-		return 0;
-	mih_recycle(index, &rows.old);
-	rows_free(&rows);
-	return rows.n;
-}
-
-/* The base_share option: 0 if the other runs never merge into the base run. */
-static uint64
-base_share(Relation index)
-{
-	MihOptions *opts = (MihOptions *) index->rd_options;
-
-	return opts ? opts->base_share : MIH_BASE_SHARE_DEFAULT;
-}
-
-/* True if a run's pages are of the kinds a merge in slices writes (every run of 1.3 on). */
-static bool
-sliceable(const MihRun *run)
-{
-	return (run->flags & (MIH_RUN_HASHES | MIH_RUN_PACKED_ROWS)) == (MIH_RUN_HASHES | MIH_RUN_PACKED_ROWS);
-}
-
-/* What the merge policy sees of a copy of the meta page and the index's options. */
-static void
-policy_view(Relation index, const MihMeta *meta, MihPolicyView *v)
-{
-	uint64		total = mih_sorted_rows(meta);
-
-	memset(v, 0, sizeof(*v));
-	v->nruns = meta->nruns;
-	for (uint32 r = 0; r < meta->nruns; r++)
-	{
-		v->runs[r].nrows = meta->runs[r].nrows;
-		v->runs[r].merging = meta->runs[r].merging != 0;
-		v->runs[r].sliceable = sliceable(&meta->runs[r]);
-	}
-	v->ntables = meta->ntables;
-	v->compact = (meta->flags & MIH_FLAG_COMPACT) != 0;
-	v->limit = mih_pending_limit_rows(index);
-	v->base_share = base_share(index);
-	v->shape_changed = mih_tables_for(index, total) != meta->ntables ||
-		mih_compact_for(index) != v->compact;
 }
 
 /* Whether a merge of the worker marked any run of this meta page. */
@@ -368,13 +148,13 @@ choose_worker(Relation index, MihMeta *meta, MihMergePlan *plan)
 {
 	MihPolicyView v;
 
-	policy_view(index, meta, &v);
+	mih_policy_view(index, meta, &v);
 	plan->rows = 0;
 	if (mih_worker_marked_due(&v))
 	{
 		LockPage(index, LOCK_RUNS, ExclusiveLock);
 		mih_read_meta(index, meta);
-		policy_view(index, meta, &v);
+		mih_policy_view(index, meta, &v);
 		mih_plan_worker_marked(&v, plan);
 		if (plan->rows > 0)
 			set_merging(index, true, meta, plan->chosen);
@@ -392,7 +172,7 @@ choose_settle(Relation index, MihMeta *meta, MihMergePlan *plan)
 
 	LockPage(index, LOCK_RUNS, ExclusiveLock);
 	mih_read_meta(index, meta);
-	policy_view(index, meta, &v);
+	mih_policy_view(index, meta, &v);
 	mih_plan_settle(&v, plan);
 	if (plan->rows > 0)
 		set_merging(index, true, meta, plan->chosen);
@@ -428,7 +208,7 @@ mih_big_merge_due(Relation index, bool worker)
 	MihPolicyView v;
 
 	mih_read_meta(index, &meta);
-	policy_view(index, &meta, &v);
+	mih_policy_view(index, &meta, &v);
 	if (!mih_worker_due(&v, worker))
 		return false;
 	if (!ConditionalLockPage(index, LOCK_BIG, ExclusiveLock))
@@ -483,7 +263,7 @@ merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool resha
 			every[r] = r < meta->nruns;
 	}
 	progress_phase(MIH_MERGE_PHASE_READ, expected, 0);
-	rows_init(&rows, expected);
+	mih_rows_init(&rows, expected);
 	/* Each run's rows are sorted as the new run's table 0, unless the merge changes the shape. */
 	for (uint32 r = 0; r < meta->nruns; r++)
 		if (chosen[r])
@@ -534,7 +314,7 @@ merge_chosen(Relation index, const MihMeta *meta, const bool *chosen, bool resha
 		mih_unlock_pending(index);
 	progress_phase(MIH_MERGE_PHASE_RECYCLE, (uint64) rows.n * m, (uint64) rows.n * m);
 	mih_recycle(index, &rows.old);
-	rows_free(&rows);
+	mih_rows_free(&rows);
 	return rows.n;
 }
 
@@ -643,7 +423,7 @@ mih_merge(Relation index, MihMergeMode mode)
 		{
 			MihPolicyView v;
 
-			policy_view(index, &meta, &v);
+			mih_policy_view(index, &meta, &v);
 			mih_plan_merge(&v, mode, &plan);
 		}
 		if (plan.rows > 0)
@@ -682,78 +462,4 @@ mih_merge_reported(Relation index, MihMergeMode mode)
 	written = mih_merge(index, mode);
 	pgstat_progress_end_command();
 	return written;
-}
-
-/* Whether the index is ever settled: not with base_share = 0 (see mih_plan_settle). */
-bool
-mih_settles(Relation index)
-{
-	return base_share(index) > 0;
-}
-
-/*
- * Whether an index at rest has anything to settle: pending rows to write as a run, or runs
- * mih_plan_settle would merge.
- */
-bool
-mih_settle_due(Relation index)
-{
-	MihMeta		meta;
-	MihPolicyView v;
-	MihMergePlan plan;
-	/* The pin keeps the tail page from being recycled while it is counted. */
-	Buffer		meta_buf = mih_pin_meta(index, &meta);
-	uint64		pending = meta.npending + meta.nsealed + mih_tail_rows(index, meta.pending_tail, NULL);
-
-	ReleaseBuffer(meta_buf);
-	if (!mih_settles(index))
-		return false;
-	if (pending > 0)
-		return true;
-	policy_view(index, &meta, &v);
-	mih_plan_settle(&v, &plan);
-	return plan.rows > 0;
-}
-
-/*
- * Whether the index has a base run and the settle would merge the runs beside it into it (not
- * only into one): the worker also does that merge while the writers write, when it has time to
- * spare (mih_am_worker.c). Not before there is a base: that merge is written in slices, in place,
- * and the runs of an index still growing towards one merge as big runs do.
- */
-bool
-mih_settle_into_base_due(Relation index)
-{
-	MihMeta		meta;
-	MihPolicyView v;
-
-	if (!mih_settles(index))
-		return false;
-	ReleaseBuffer(mih_pin_meta(index, &meta));
-	policy_view(index, &meta, &v);
-	return mih_settle_into_base(&v);
-}
-
-/*
- * The worker's settle of an index whose writers paused (mih_am_worker.c): the pending rows become
- * a run, then the runs mih_plan_settle chooses merge. Returns the rows written.
- */
-uint64
-mih_settle(Relation index)
-{
-	uint64		written = mih_flush(index, true, 1);
-
-	return written + mih_merge_reported(index, MIH_MERGE_SETTLE);
-}
-
-/* The rows ever appended to the pending chain: every insert of a row changes it (not of a NULL). */
-uint64
-mih_rows_appended(Relation index)
-{
-	MihMeta		meta;
-	Buffer		meta_buf = mih_pin_meta(index, &meta);
-	uint64		n = meta.inserted + mih_tail_rows(index, meta.pending_tail, NULL);
-
-	ReleaseBuffer(meta_buf);
-	return n;
 }

@@ -43,17 +43,25 @@ extern void mih_blocks_add_chain(Relation index, BlockNumber head, uint16 kind, 
 extern void mih_blocks_add_run_chains(Relation index, const MihRun *run, int ntables, MihBlockList *list);
 extern void mih_recycle(Relation index, const MihBlockList *list);
 
-/* mih_am_merge.c */
+/* mih_am_view.c */
 extern uint64 mih_pending_limit_rows(Relation index);
+
+/* mih_am_flush.c */
 extern uint64 mih_flush(Relation index, bool wait, uint64 min_rows);
+
+/* mih_am_merge.c */
 extern uint64 mih_merge(Relation index, MihMergeMode mode);
 extern uint64 mih_merge_reported(Relation index, MihMergeMode mode);
 extern bool mih_big_merge_due(Relation index, bool worker);
+
+/* mih_am_settle.c */
 extern bool mih_settles(Relation index);
 extern bool mih_settle_due(Relation index);
 extern bool mih_settle_into_base_due(Relation index);
 extern uint64 mih_settle(Relation index);
 extern uint64 mih_rows_appended(Relation index);
+
+/* mih_am_locks.c */
 extern void mih_lock_runs(Relation index);
 extern void mih_unlock_runs(Relation index);
 extern void mih_lock_pending(Relation index);
