@@ -19,7 +19,7 @@ DATA = $(sort $(wildcard src/install/versions/$(EXTENSION)--*.sql))
 
 CORE_SRCS   = $(sort $(wildcard src/core/*.cpp))
 BRIDGE_SRCS = $(sort $(wildcard src/bridge/*.cpp))
-GLUE_SRCS   = $(sort $(wildcard src/pg/*/*.c))
+GLUE_SRCS   = $(sort $(wildcard src/pg/*/*.c src/pg/index_am/*/*.c))
 OBJS = $(GLUE_SRCS:.c=.o) $(BRIDGE_SRCS:.cpp=.o) $(CORE_SRCS:.cpp=.o)
 
 # Every sql/NAME.sql is a pg_regress test (expected output expected/NAME.out), run in
@@ -49,7 +49,8 @@ EXPORTS_SCRIPT = simhash.exports
 # Everything that compiles the core depends on it.
 CHAR_REFERENCE_TABLE = src/core/char_reference_table.inc
 
-# The glue's wings (src/pg/*/) include each other's headers by name.
+# The glue's wings (src/pg/*/) include each other's headers by name; the index access method's
+# layers (src/pg/index_am/{am,lsm,store,format}/) by a path that names the layer ("store/mih_store.h").
 PG_CPPFLAGS = -I$(srcdir)/src/core -I$(srcdir)/src/bridge $(addprefix -I$(srcdir)/,$(sort $(wildcard src/pg/*/)))
 PG_CFLAGS   = $(ARCH_FLAGS) $(if $(WERROR),-Werror)
 PG_CXXFLAGS = -std=c++17 $(ARCH_FLAGS) $(if $(WERROR),-Werror)
@@ -77,7 +78,7 @@ $(shlib): $(EXPORTS_SCRIPT)
 
 # PGXS tracks no header dependencies: rebuild every object when any project header changes, so a
 # changed class layout can never be linked against objects compiled with the old one.
-PROJECT_HEADERS = $(wildcard src/core/*.h src/core/*.hpp src/bridge/*.h src/bridge/*.hpp src/pg/*/*.h)
+PROJECT_HEADERS = $(wildcard src/core/*.h src/core/*.hpp src/bridge/*.h src/bridge/*.hpp src/pg/*/*.h src/pg/index_am/*/*.h)
 $(OBJS) $(OBJS:.o=.bc): $(PROJECT_HEADERS)
 
 $(CHAR_REFERENCE_TABLE): scripts/char_reference_table.py
@@ -89,11 +90,23 @@ CORE_TEST_SRCS = $(sort $(wildcard test/core/*.cpp))
 CORE_CXX       = g++ -std=c++17 -O2 -g $(ARCH_FLAGS) -Wall -Wextra $(if $(WERROR),-Werror) -Isrc/core -Isrc/bridge
 SAN_FLAGS      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-core-test: $(CORE_TEST_SRCS) $(CORE_SRCS) $(CHAR_REFERENCE_TABLE) $(BRIDGE_SRCS) $(wildcard src/core/*.hpp src/core/*.h src/bridge/*.h)
-	$(CORE_CXX) -o $@ $(CORE_TEST_SRCS) $(CORE_SRCS) $(BRIDGE_SRCS) -lgtest -lgtest_main -pthread $(CORE_LIBS)
+# simhash_mih's merge policy is plain C without PostgreSQL headers: its choosers are tested here
+# (test/core/merge_policy_test.cpp), compiled as C.
+POLICY_SRC  = src/pg/index_am/lsm/mih_merge_policy.c
+POLICY_DEPS = $(POLICY_SRC) src/pg/index_am/lsm/mih_merge_policy.h src/core/mih_blocks.h
+POLICY_CC   = gcc -std=c99 -O2 -g -Wall -Wextra $(if $(WERROR),-Werror) -Isrc/core
+CORE_CXX   += -Isrc/pg/index_am/lsm
 
-core-test-asan: $(CORE_TEST_SRCS) $(CORE_SRCS) $(CHAR_REFERENCE_TABLE) $(BRIDGE_SRCS) $(wildcard src/core/*.hpp src/core/*.h src/bridge/*.h)
-	$(CORE_CXX) $(SAN_FLAGS) -o $@ $(CORE_TEST_SRCS) $(CORE_SRCS) $(BRIDGE_SRCS) -lgtest -lgtest_main -pthread $(CORE_LIBS)
+test/core/merge_policy.o: $(POLICY_DEPS)
+	$(POLICY_CC) -c -o $@ $(POLICY_SRC)
+test/core/merge_policy_asan.o: $(POLICY_DEPS)
+	$(POLICY_CC) $(SAN_FLAGS) -c -o $@ $(POLICY_SRC)
+
+core-test: $(CORE_TEST_SRCS) $(CORE_SRCS) $(CHAR_REFERENCE_TABLE) $(BRIDGE_SRCS) $(wildcard src/core/*.hpp src/core/*.h src/bridge/*.h) test/core/merge_policy.o
+	$(CORE_CXX) -o $@ $(CORE_TEST_SRCS) $(CORE_SRCS) $(BRIDGE_SRCS) test/core/merge_policy.o -lgtest -lgtest_main -pthread $(CORE_LIBS)
+
+core-test-asan: $(CORE_TEST_SRCS) $(CORE_SRCS) $(CHAR_REFERENCE_TABLE) $(BRIDGE_SRCS) $(wildcard src/core/*.hpp src/core/*.h src/bridge/*.h) test/core/merge_policy_asan.o
+	$(CORE_CXX) $(SAN_FLAGS) -o $@ $(CORE_TEST_SRCS) $(CORE_SRCS) $(BRIDGE_SRCS) test/core/merge_policy_asan.o -lgtest -lgtest_main -pthread $(CORE_LIBS)
 
 .PHONY: core-check
 core-check: core-test core-test-asan

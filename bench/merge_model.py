@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A model of simhash_mih's merge policy (src/pg/index_am/mih_am_merge.c), to choose how many big
+"""A model of simhash_mih's merge policy (src/pg/index_am/lsm/mih_am_merge.c), to choose how many big
 runs to keep before measuring: N rows indexed, then M rows inserted in flushes of one pending limit;
 small runs merge by size tiers (FANIN of a tier become one), and while more than K runs are big
 (tier 3 and up) the two smallest merge; and once the biggest run (the base) holds FANIN big runs' rows

@@ -16,13 +16,13 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 use constant BLCKSZ => 8192;
-# Page layout (src/pg/index_am/mih_am.h): the opaque (kind u16, nitems u16, next u32) ends the
+# Page layout (src/pg/index_am/format/mih_format.h): the opaque (kind u16, nitems u16, next u32) ends the
 # page; the meta page's fields (MihMeta, layout 3) start after the 24-byte page header.
 # last_build follows the 32 runs of 128 bytes.
 use constant { OPAQUE => BLCKSZ - 8, META_MAGIC => 24, META_PENDING_HEAD => 48, META_LAST_BUILD => 24 + 88 + 128 * 32 };
 use constant { KIND_ROWS => 12, KIND_FENCE => 4, KIND_PENDING => 5, KIND_FREE => 6,
     KIND_KEYS => 8, KIND_FILTER => 9, KIND_HINTS => 10, KIND_HASHES => 11 };
-# A key page (src/pg/index_am/mih_am_keys.h) begins with first (u32) and nvalues (u16).
+# A key page (src/pg/index_am/format/mih_keys.h) begins with first (u32) and nvalues (u16).
 use constant KEYS_NVALUES => 28;
 # A table 0 page holds its n rows' hashes (u64) after the page header, then a header of its tids
 # (least block u32, offset bits u8, width u8, u16), then the tids packed in width bits each,

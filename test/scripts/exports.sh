@@ -15,7 +15,7 @@ exported=$(nm -D --defined-only "$lib" | awk '{print $3}' | sort -u)
 echo "$(echo "$exported" | wc -l) symbols exported by $lib"
 
 # Background workers' entry points, which the postmaster finds by name.
-workers=$(sed -n 's/^PGDLLEXPORT void \([A-Za-z0-9_]*\)(Datum arg);/\1/p' src/pg/*/*.c)
+workers=$(sed -n 's/^PGDLLEXPORT void \([A-Za-z0-9_]*\)(Datum arg);/\1/p' src/pg/*/*.c src/pg/index_am/*/*.c)
 
 bad=0
 while read -r sym; do

@@ -5,7 +5,7 @@
 #ifndef SIMHASH_MODULE_INIT_H
 #define SIMHASH_MODULE_INIT_H
 
-/* index_am/mih_am_handler.c: the reloptions of simhash_mih indexes (blocks, compact). */
+/* index_am/am/mih_am_options.c: the reloptions of simhash_mih indexes (blocks, compact). */
 extern void mih_init_reloptions(void);
 
 #endif

@@ -1,11 +1,11 @@
 /*
  * Writing the sorted tables of a simhash_mih index (at build and at a merge): table 0 holds
  * (hash, tid) sorted by block 0, tables 1..m-1 hold the distinct hashes sorted by their block, or
- * in a compact index their keys (mih_am_keys.h), and each table gets a chain of fence pages listing
- * its pages with their first block value.
+ * in a compact index their keys (format/mih_keys.h), and each table gets a chain of fence pages
+ * listing its pages with their first block value.
  */
-#include "mih_am.h"
-#include "mih_am_keys.h"
+#include "store/mih_store.h"
+#include "format/mih_keys.h"
 
 #include "miscadmin.h"
 #include "utils/backend_progress.h"
@@ -455,4 +455,25 @@ mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, 
 	mih_write_filters(index, hashes, n, m, run);
 	pfree(dir);
 	pfree(hints);
+}
+
+/* The number of tables: the "blocks" option, else the cheapest for the row count. */
+int
+mih_tables_for(Relation index, Size nrows)
+{
+	MihOptions *opts = (MihOptions *) index->rd_options;
+
+	if (opts && opts->blocks != 0)
+		return opts->blocks;
+	/* Four tables would cost 38 bytes a row; the size budget is three's 30 (8 + 6, then 8 a table). */
+	return sh_mih_tables_for_rows((double) nrows, MIH_MIN_TABLES, 3);
+}
+
+/* The "compact" option: key tables for tables 1..m-1 (format/mih_keys.h). */
+bool
+mih_compact_for(Relation index)
+{
+	MihOptions *opts = (MihOptions *) index->rd_options;
+
+	return opts && opts->compact;
 }

@@ -15,7 +15,7 @@
 #ifndef SIMHASH_MIH_AM_KEYS_H
 #define SIMHASH_MIH_AM_KEYS_H
 
-#include "mih_am.h"
+#include "format/mih_format.h"
 
 #include "mih_blocks.h"
 

@@ -15,7 +15,7 @@
  *                           a run of layout 2 (simhash 1.2) holds (hash, ordinal in table 0)
  *                           instead (MIH_PAGE_TABLEJ); a compact index (WITH (compact = on))
  *                           the distinct 4-byte keys of the rows grouped by block j
- *                           (mih_am_keys.h)
+ *                           (format/mih_keys.h)
  *     fence pages           per table, a chain of (block value of the page's first entry, page)
  *                           for each of its pages in order: the table's directory
  *     filter pages          per table of a run small enough, a chain holding a bitmap of the
@@ -40,20 +40,15 @@
  * stores the same page many times), and a table 0 that can be rewritten in parts without
  * renumbering what the other tables refer to.
  */
-#ifndef SIMHASH_MIH_AM_H
-#define SIMHASH_MIH_AM_H
+#ifndef SIMHASH_MIH_FORMAT_H
+#define SIMHASH_MIH_FORMAT_H
 
 #include "postgres.h"
 
-#include "access/amapi.h"
-#include "access/generic_xlog.h"
-#include "nodes/execnodes.h"
-#include "storage/bufmgr.h"
+#include "storage/buf.h"
 #include "storage/bufpage.h"
 #include "storage/itemptr.h"
-#include "utils/rel.h"
 
-#include "module_init.h"			/* mih_init_reloptions, which mih_am_handler.c defines */
 #include "packed_keys.h"
 #include "pg_compat.h"
 
@@ -232,13 +227,8 @@ StaticAssertDecl(sizeof(MihRun) == 128, "a run's fields in the meta page: layout
 	(((meta)->flags & MIH_FLAG_COMPACT) ? MIH_PAGE_KEYS : \
 	 ((run)->flags & MIH_RUN_HASHES) ? MIH_PAGE_HASHES : MIH_PAGE_TABLEJ)
 
-/* Size tiers (mih_am_merge.c) keep far fewer runs; the meta page has room for this many. */
+/* Size tiers (lsm/mih_merge_policy.h) keep far fewer runs; the meta page has room for this many. */
 #define MIH_MAX_RUNS		32
-/* A size tier's runs are merged when it has this many: tier t holds runs of limit * 4^t rows. */
-#define MIH_MERGE_FANIN		4
-/* Runs of this tier and above are big (no filter helps much); at most MIH_BIG_RUNS are kept. */
-#define MIH_BIG_TIER		3
-#define MIH_BIG_RUNS		3
 
 /*
  * Layout 3. Layout 2 (simhash 1.2) had one run's fields in the meta page: mih_pin_meta reads such
@@ -295,210 +285,6 @@ typedef struct MihOptions
 	int			base_share;		/* the other runs merge into the base at 1/base_share of its rows; 0: never */
 } MihOptions;
 
-#define MIH_PENDING_LIMIT_DEFAULT	128	/* kB: 16 pages, 9,312 rows */
-#define MIH_BASE_SHARE_DEFAULT		16
-
-/* The directory of every table of one run, read from its fence pages and kept in rd_amcache. */
-typedef struct MihDirectory
-{
-	uint64		build_id;
-	uint64		epoch;
-	int			ntables;
-	uint32		pages[MIH_MAX_TABLES];
-	uint32	   *first_values[MIH_MAX_TABLES];
-	BlockNumber *blocks[MIH_MAX_TABLES];
-	/* the shared buffer each page was last found in: ReadRecentBuffer skips the mapping lookup */
-	Buffer	   *recent[MIH_MAX_TABLES];
-	uint64	   *filter[MIH_MAX_TABLES];	/* NULL: the run has no filters */
-	int			filter_shift[MIH_MAX_TABLES];	/* block value >> shift: its bit in the filter */
-} MihDirectory;
-
-/*
- * A damaged index fails fast and clearly: every block number read from a page is checked before it
- * is followed (inside the index, not the meta page), every chain walk counts its steps (a chain
- * never has more pages than the index: more is a cycle), every page's item count is checked against
- * its kind's capacity, and each such walk checks for interrupts. A violation is index_corrupted
- * (XX002) naming the index, with a REINDEX hint.
- */
-#define mih_corrupt(index, blkno, ...) \
-	ereport(ERROR, \
-			(errcode(ERRCODE_INDEX_CORRUPTED), \
-			 errmsg("index \"%s\" is corrupted", RelationGetRelationName(index)), \
-			 errdetail("Block %u: %s.", (blkno), psprintf(__VA_ARGS__)), \
-			 errhint("REINDEX the index.")))
-
-typedef struct MihWalk
-{
-	Relation	index;
-	BlockNumber nblocks;		/* the index's size when last looked up */
-	BlockNumber steps;			/* pages visited by this walk */
-} MihWalk;
-
-/* mih_am_pages.c */
-extern void mih_walk_start(MihWalk *walk, Relation index);
-extern void mih_walk_step(MihWalk *walk, BlockNumber blkno);
-extern void mih_check_link(MihWalk *walk, BlockNumber blkno);
-extern void mih_check_items(Relation index, BlockNumber blkno, Page page);
-extern void mih_check_retry(Relation index, const MihMeta *seen);
-extern Buffer mih_read_kind(MihWalk *walk, BlockNumber blkno, uint16 kind, bool chain, int lockmode);
-extern Buffer mih_read_recent(Relation index, BlockNumber blkno, Buffer *hint);
-extern Buffer mih_read_chain_page(MihWalk *walk, BlockNumber blkno, uint16 kind);
-extern Size mih_read_item_chain(Relation index, BlockNumber head, uint16 kind, void *items,
-								Size item_size, Size capacity, bool *recycled);
-extern void mih_init_page(Page page, uint16 kind);
-extern Buffer mih_new_buffer(Relation index);
-extern BlockNumber mih_write_image(Relation index, Buffer buffer, Page image);
-extern BlockNumber mih_write_item_chain(Relation index, uint16 kind, const void *items, Size item_size,
-									   Size nitems);
-extern void mih_validate_meta(Relation index, const MihMeta *meta);
-extern void mih_copy_meta(Relation index, Page page, MihMeta *meta);
-extern MihMeta *mih_begin_meta_change(Relation index, Buffer buffer, GenericXLogState *state);
-extern Buffer mih_pin_meta(Relation index, MihMeta *meta);
-extern void mih_read_meta(Relation index, MihMeta *meta);
-extern bool mih_has_run(const MihMeta *meta, uint64 build_id, uint64 epoch);
-extern uint64 mih_new_build_id(MihMeta *meta);
-extern uint64 mih_reserve_build_id(Relation index);
-extern bool mih_runs_unchanged(Relation index, const MihMeta *seen, bool on_standby);
-extern bool mih_generation_unchanged(Relation index, const MihMeta *seen, bool on_standby);
-extern const MihDirectory *mih_directory(Relation index, const MihMeta *meta, const MihRun *run,
-										 bool *stale);
-extern void mih_free_page(Relation index, BlockNumber blkno);
-
-/* mih_am_tables.c: progress names the pair of progress params for rows to write and written */
-typedef struct MihProgress
-{
-	int			total;
-	int			done;
-} MihProgress;
-/* A row of table 0 being written: its hash rotated so block 0 is on top, its place in the input. */
-typedef struct MihRef
-{
-	uint64		key;
-	uint32		ord;
-} MihRef;
-/*
- * What a merge tells mih_write_tables of its rows' order, so that it merges what is sorted instead
- * of sorting it again: the rows come as nsegments runs each sorted by table 0's key (rows start[s]
- * to start[s + 1] - 1).
- */
-typedef struct MihPresorted
-{
-	int			nsegments;
-	const Size *start;
-} MihPresorted;
-extern void mih_write_tables(Relation index, uint64 *hashes, ItemPointerData *tids, Size n, int m,
-							 bool compact, const MihPresorted *presorted, const MihProgress *progress,
-							 uint64 build_id, MihRun *run);
-extern uint32 mih_write_table(Relation index, int m, int j, uint64 build_id, const uint64 *entries,
-							  const ItemPointerData *tids, Size n, MihFence *dir, Buffer *hints);
-extern void mih_merge_refs(const MihRef *in, const Size *start, int k, MihRef *out);
-extern uint64 *mih_key_items(const uint64 *hashes, Size n, int m, int j, Size *nitems);
-extern uint64 *mih_table_keys(const uint64 *hashes, Size n, int m, int j, Size *nkeys);
-
-/* mih_am_filter.c */
-extern uint32 mih_filter_bits(int m, uint64 nrows);
-extern double mih_filter_fill(const MihRun *run);
-extern void mih_write_filters(Relation index, const uint64 *hashes, Size n, int m, MihRun *run);
-extern void mih_read_filters(Relation index, const MihMeta *meta, const MihRun *run, MihDirectory *dir,
-							 bool *recycled);
-
-/* False if no row of the run has block value v in table j (filters have no false negatives). */
-static inline bool
-mih_filter_may_hold(const MihDirectory *dir, int j, uint32 v)
-{
-	uint32		bit;
-
-	if (dir->filter[j] == NULL)
-		return true;
-	bit = v >> dir->filter_shift[j];
-	return (dir->filter[j][bit / 64] >> (bit % 64)) & 1;
-}
-
-/* mih_am_merge.c */
-typedef enum MihMergeMode
-{
-	MIH_MERGE_INSERTER,			/* small merges only: an inserter must not stall */
-	MIH_MERGE_BIG,				/* merges of big runs only (the background worker) */
-	MIH_MERGE_DUE,				/* every merge due, small and big (VACUUM) */
-	MIH_MERGE_ALL,				/* every run into one (simhash_mih_merge) */
-	MIH_MERGE_SETTLE			/* the worker's once the writers paused (mih_settle), or
-								 * into the base with time to spare */
-} MihMergeMode;
-
-/*
- * A merge's progress goes to params of the backend's progress command that pg_stat_progress_vacuum
- * leaves unused (it reads the first 13 of 20 up to PostgreSQL 19); simhash_mih_merge_progress (see
- * src/install/36_mih_am.sql) shows them. MIH_PROGRESS_INDEX is 0 when no merge is under way.
- */
-#define MIH_PROGRESS_INDEX			15
-#define MIH_PROGRESS_PHASE			16
-#define MIH_PROGRESS_ROWS_TOTAL		17
-#define MIH_PROGRESS_ROWS_DONE		18
-#define MIH_MERGE_PHASE_READ		1	/* reading the runs (rows_done of the runs' rows_total) */
-#define MIH_MERGE_PHASE_WRITE		2	/* sorting and writing the tables (rows times tables) */
-#define MIH_MERGE_PHASE_RECYCLE		3	/* waiting for scans before freeing the old pages */
-
-/* Pages to free once no scan can read them any more (mih_recycle). */
-typedef struct MihBlockList
-{
-	BlockNumber *blocks;
-	Size		n;
-	Size		cap;
-} MihBlockList;
-
-extern void mih_blocks_init(MihBlockList *list);
-extern void mih_blocks_add(MihBlockList *list, BlockNumber blkno);
-extern void mih_blocks_add_chain(Relation index, BlockNumber head, uint16 kind, MihBlockList *list);
-extern void mih_blocks_add_run_chains(Relation index, const MihRun *run, int ntables, MihBlockList *list);
-extern void mih_recycle(Relation index, const MihBlockList *list);
-extern uint64 mih_pending_limit_rows(Relation index);
-extern uint64 mih_flush(Relation index, bool wait, uint64 min_rows);
-extern uint64 mih_merge(Relation index, MihMergeMode mode);
-extern uint64 mih_merge_reported(Relation index, MihMergeMode mode);
-extern bool mih_big_merge_due(Relation index, bool worker);
-extern bool mih_settles(Relation index);
-extern bool mih_settle_due(Relation index);
-extern bool mih_settle_into_base_due(Relation index);
-extern uint64 mih_settle(Relation index);
-extern uint64 mih_rows_appended(Relation index);
-extern void mih_lock_runs(Relation index);
-extern void mih_unlock_runs(Relation index);
-extern void mih_lock_pending(Relation index);
-extern void mih_unlock_pending(Relation index);
-
-/* mih_am_slices.c */
-extern uint64 mih_merge_in_slices(Relation index, uint64 base_id, uint64 level_id);
-
-/* mih_am_build.c: the phases CREATE INDEX reports in pg_stat_progress_create_index */
-#define MIH_PHASE_SCAN		2		/* reading the table (blocks_done / blocks_total) */
-#define MIH_PHASE_WRITE		3		/* sorting and writing the tables (tuples_done / tuples_total) */
-extern char *mih_buildphasename(int64 phase);
-extern int mih_tables_for(Relation index, Size nrows);
-extern bool mih_compact_for(Relation index);
-extern IndexBuildResult *mih_build(Relation heap, Relation index, IndexInfo *info);
-extern void mih_buildempty(Relation index);
-
-/* mih_am_worker.c */
-extern void mih_merge_in_background(Relation index);
-
-/* mih_am_insert.c */
-extern uint64 mih_tail_rows(Relation index, BlockNumber tail, bool *recycled);
-extern bool mih_insert(Relation index, Datum *values, bool *isnull, ItemPointer tid, Relation heap,
-					   IndexUniqueCheck check, bool indexUnchanged, IndexInfo *info);
-
-/* mih_am_scan.c */
-extern IndexScanDesc mih_beginscan(Relation index, int nkeys, int norderbys);
-extern void mih_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int norderbys);
-extern bool mih_gettuple(IndexScanDesc scan, ScanDirection dir);
-extern int64 mih_getbitmap(IndexScanDesc scan, TIDBitmap *tbm);
-extern void mih_endscan(IndexScanDesc scan);
-
-/* mih_am_vacuum.c */
-extern IndexBulkDeleteResult *mih_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
-											 IndexBulkDeleteCallback callback, void *callback_state);
-extern IndexBulkDeleteResult *mih_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats);
-
-/* mih_am_check.c */
-extern Relation mih_open_checked(Oid indexoid, LOCKMODE lockmode, Relation *heap);
+/* (The options' defaults are knobs of the merge policy: lsm/mih_merge_policy.h.) */
 
 #endif

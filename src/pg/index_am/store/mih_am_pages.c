@@ -1,10 +1,10 @@
 /*
  * Page helpers of the simhash_mih access method: page initialization, allocation (recycled
- * pages first), chains of pages that hold an array (fences, filters), the meta page, and the
- * tables' directory. Every change goes through generic WAL.
+ * pages first), chains of pages that hold an array (fences, filters) and the meta page (the
+ * tables' directory: mih_am_directory.c). Every change goes through generic WAL.
  */
-#include "mih_am.h"
-#include "mih_am_keys.h"
+#include "store/mih_store.h"
+#include "format/mih_keys.h"
 
 #include "miscadmin.h"
 #include "storage/indexfsm.h"
@@ -12,20 +12,9 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
-/*
- * What a backend keeps of an index in rd_amcache, dropped with it (a relcache invalidation: a
- * REINDEX or TRUNCATE gives the index a new file): the directories of the runs it has read, and the
- * index's size when last looked up.
- */
-typedef struct MihDirCache
-{
-	int			n;
-	MihDirectory *dirs[MIH_MAX_RUNS];
-	BlockNumber nblocks;
-} MihDirCache;
-
-static MihDirCache *
-dir_cache(Relation index)
+/* The backend's MihDirCache of the index (made on first use). */
+MihDirCache *
+mih_dir_cache(Relation index)
 {
 	if (index->rd_amcache == NULL)
 		index->rd_amcache = MemoryContextAllocZero(index->rd_indexcxt, sizeof(MihDirCache));
@@ -41,7 +30,7 @@ void
 mih_walk_start(MihWalk *walk, Relation index)
 {
 	walk->index = index;
-	walk->nblocks = dir_cache(index)->nblocks;
+	walk->nblocks = mih_dir_cache(index)->nblocks;
 	walk->steps = 0;
 }
 
@@ -49,7 +38,7 @@ mih_walk_start(MihWalk *walk, Relation index)
 static BlockNumber
 walk_size(MihWalk *walk)
 {
-	MihDirCache *cache = dir_cache(walk->index);
+	MihDirCache *cache = mih_dir_cache(walk->index);
 
 	walk->nblocks = RelationGetNumberOfBlocks(walk->index);
 	cache->nblocks = Max(cache->nblocks, walk->nblocks);
@@ -606,23 +595,6 @@ mih_begin_meta_change(Relation index, Buffer buffer, GenericXLogState *state)
 	return MihPageGetMeta(page);
 }
 
-static void
-free_directory(MihDirectory *dir)
-{
-	for (int j = 0; j < dir->ntables; j++)
-	{
-		if (dir->first_values[j])
-			pfree(dir->first_values[j]);
-		if (dir->blocks[j])
-			pfree(dir->blocks[j]);
-		if (dir->recent[j])
-			pfree(dir->recent[j]);
-		if (dir->filter[j])
-			pfree(dir->filter[j]);
-	}
-	pfree(dir);
-}
-
 /*
  * Gives the build id of a run about to be written, in a change of the meta page (meta is the
  * page's, exclusively locked) made before the run's pages are written with its tag: the time in
@@ -711,116 +683,6 @@ mih_generation_unchanged(Relation index, const MihMeta *seen, bool on_standby)
 	return now.generation == seen->generation;
 }
 
-/* Reads the directory of one run from its fence pages (recycled: see mih_read_item_chain). */
-static MihDirectory *
-read_directory(Relation index, const MihMeta *meta, const MihRun *run, bool *recycled)
-{
-	MihDirectory *dir;
-	BlockNumber nblocks = RelationGetNumberOfBlocks(index);
-
-	for (int j = 0; j < meta->ntables; j++)
-		if (run->table_pages[j] >= nblocks)
-			mih_corrupt(index, MIH_META_BLKNO, "table %d has %u pages, more than the index", j,
-						run->table_pages[j]);
-	dir = MemoryContextAllocZero(index->rd_indexcxt, sizeof(MihDirectory));
-	dir->build_id = run->build_id;
-	dir->epoch = run->epoch;
-	dir->ntables = meta->ntables;
-	for (int j = 0; j < meta->ntables; j++)
-	{
-		uint32		pages = run->table_pages[j];
-		MihFence   *fences = palloc_extended(Max(pages, 1) * sizeof(MihFence), MCXT_ALLOC_HUGE);
-		Size		n;
-
-		dir->pages[j] = pages;
-		dir->first_values[j] = MemoryContextAllocExtended(index->rd_indexcxt,
-														  Max(pages, 1) * sizeof(uint32), MCXT_ALLOC_HUGE);
-		dir->blocks[j] = MemoryContextAllocExtended(index->rd_indexcxt,
-													Max(pages, 1) * sizeof(BlockNumber), MCXT_ALLOC_HUGE);
-		dir->recent[j] = MemoryContextAllocExtended(index->rd_indexcxt, Max(pages, 1) * sizeof(Buffer),
-													MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-		n = mih_read_item_chain(index, run->fence_head[j], MIH_PAGE_FENCE, fences, sizeof(MihFence), pages,
-								recycled);
-		if (recycled == NULL && n != pages)
-			mih_corrupt(index, run->fence_head[j], "the directory lists %zu of the %u pages of table %d",
-						n, pages, j);
-		for (uint32 p = 0; p < pages; p++)
-		{
-			dir->first_values[j][p] = fences[p].first_value;
-			dir->blocks[j][p] = fences[p].blkno;
-		}
-		pfree(fences);
-		if (run->hint_head[j] != InvalidBlockNumber)
-		{
-			n = mih_read_item_chain(index, run->hint_head[j], MIH_PAGE_HINTS, dir->recent[j], sizeof(Buffer),
-									pages, recycled);
-			if (recycled == NULL && n != pages)
-				mih_corrupt(index, run->hint_head[j], "the hints list %zu of the %u pages of table %d",
-							n, pages, j);
-		}
-	}
-	mih_read_filters(index, meta, run, dir, recycled);
-	return dir;
-}
-
-/*
- * The directory of a run of meta, read once per run and backend. Directories of runs meta no
- * longer has are dropped; those of its runs stay valid while the caller uses meta.
- *
- * A caller that holds the index still (a merge, VACUUM, the check) passes no stale: anything wrong
- * in the directory's pages is damage. A scan passes its stale flag. On a primary its meta pin
- * keeps the run's pages, but a hot standby replays a merge without waiting for scans, so the
- * pages the meta copy names may have been recycled, even reused by a newer run, before the
- * directory is read. A replayed merge removes the run from the meta page before it frees a page,
- * so if the meta page still has the run after the read, what was read was the run's; if not, the
- * directory read is dropped and stale set: the scan starts over from the meta page as it is now.
- */
-const MihDirectory *
-mih_directory(Relation index, const MihMeta *meta, const MihRun *run, bool *stale)
-{
-	MihDirCache *cache = dir_cache(index);
-	MihDirectory *dir;
-	int			kept = 0;
-
-	for (int i = 0; i < cache->n; i++)
-		if (cache->dirs[i]->build_id == run->build_id && cache->dirs[i]->epoch == run->epoch &&
-			cache->dirs[i]->ntables == meta->ntables)
-			return cache->dirs[i];
-	for (int i = 0; i < cache->n; i++)
-	{
-		if (mih_has_run(meta, cache->dirs[i]->build_id, cache->dirs[i]->epoch))
-			cache->dirs[kept++] = cache->dirs[i];
-		else
-			free_directory(cache->dirs[i]);
-	}
-	cache->n = kept;
-	/* Every directory kept is of another run of meta: there is room. */
-	if (stale == NULL)
-		dir = read_directory(index, meta, run, NULL);
-	else
-	{
-		bool		recycled = false;
-		MihMeta		now;
-
-		dir = read_directory(index, meta, run, &recycled);
-		mih_read_meta(index, &now);
-		if (!mih_has_run(&now, run->build_id, run->epoch))
-		{
-			free_directory(dir);
-			*stale = true;
-			return NULL;
-		}
-		if (recycled)
-		{
-			/* The run is still there: its pages are damaged. Read again to raise the error. */
-			free_directory(dir);
-			dir = read_directory(index, meta, run, NULL);
-		}
-	}
-	cache->dirs[cache->n++] = dir;
-	return dir;
-}
-
 /*
  * Marks a page free (in WAL, so a stale free space map cannot hand out a live page) and lists it.
  * The free page is an empty one, logged whole: with nothing below pd_lower its image is its header
@@ -845,4 +707,34 @@ mih_free_page(Relation index, BlockNumber blkno)
 	GenericXLogFinish(state);
 	UnlockReleaseBuffer(buffer);
 	RecordFreeIndexPage(index, blkno);
+}
+
+/*
+ * The rows of the pending chain's tail page, which the meta page's npending does not count yet.
+ * The caller holds the meta page locked, or pinned (the count may then be late, the page is not
+ * recycled). With recycled (a reader whose copy of the meta page may come from a hot standby,
+ * which replays a flush without waiting for pins), a tail page that is no longer a pending page
+ * is not damage yet: it sets *recycled and counts 0, and the caller finds out which it was
+ * (mih_check_retry).
+ */
+uint64
+mih_tail_rows(Relation index, BlockNumber tail, bool *recycled)
+{
+	MihWalk		walk;
+	Buffer		buffer;
+	uint64		n;
+
+	if (tail == InvalidBlockNumber)
+		return 0;
+	mih_walk_start(&walk, index);
+	if (recycled == NULL)
+		buffer = mih_read_kind(&walk, tail, MIH_PAGE_PENDING, false, BUFFER_LOCK_SHARE);
+	else if (!BufferIsValid(buffer = mih_read_chain_page(&walk, tail, MIH_PAGE_PENDING)))
+	{
+		*recycled = true;
+		return 0;
+	}
+	n = MihPageGetOpaque(BufferGetPage(buffer))->nitems;
+	UnlockReleaseBuffer(buffer);
+	return n;
 }

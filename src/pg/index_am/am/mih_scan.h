@@ -5,7 +5,7 @@
 #ifndef SIMHASH_MIH_AM_SCAN_H
 #define SIMHASH_MIH_AM_SCAN_H
 
-#include "mih_am.h"
+#include "am/mih_am.h"
 
 #include "access/relscan.h"
 
@@ -51,11 +51,5 @@ mih_all_keys_hold(const MihScanState *so, uint64 h)
 			return false;
 	return true;
 }
-
-/* mih_am_knn.c */
-extern MihKnnState *mih_knn_begin(void);
-extern void mih_knn_rescan(IndexScanDesc scan);
-extern bool mih_knn_gettuple(IndexScanDesc scan);
-extern void mih_knn_end(IndexScanDesc scan);
 
 #endif

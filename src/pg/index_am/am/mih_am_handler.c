@@ -1,19 +1,17 @@
 /*
- * The simhash_mih index access method: its handler, the "blocks", "compact", "pending_limit" and
- * "base_share" options, operator class validation and cost estimate. The pages, build, insert,
- * scan and vacuum live in mih_am_*.c.
+ * The simhash_mih index access method: its handler, operator class validation and cost estimate.
+ * The options live in mih_am_options.c; the build, insert, scan and vacuum in mih_am_*.c, over the
+ * lsm/, store/ and format/ layers.
  */
-#include "mih_am.h"
+#include "am/mih_am.h"
 
 #include <math.h>
 
 #include "access/htup_details.h"
-#include "access/reloptions.h"
 #include "catalog/pg_amop.h"
 #include "catalog/pg_amproc.h"
 #include "catalog/pg_opclass.h"
 #include "commands/vacuum.h"
-#include "utils/guc.h"
 #include "optimizer/optimizer.h"
 #include "utils/catcache.h"
 #include "utils/lsyscache.h"
@@ -26,43 +24,6 @@
 #define STRATEGY_DISTANCE	2
 
 PG_FUNCTION_INFO_V1(simhash_mih_handler);
-
-static relopt_kind mih_relopt_kind;
-
-void
-mih_init_reloptions(void)
-{
-	mih_relopt_kind = add_reloption_kind();
-	/* 0 (the default) lets the build choose from the row count. */
-	add_int_reloption(mih_relopt_kind, "blocks",
-					  "number of blocks, and of sorted tables, the 64 bits are split into (2..6)",
-					  0, MIH_MIN_TABLES, MIH_MAX_TABLES, AccessExclusiveLock);
-	add_bool_reloption(mih_relopt_kind, "compact",
-					   "tables 1..m-1 hold 4-byte keys instead of (hash, row) entries: a smaller index, "
-					   "nearest neighbours read table 0",
-					   false, AccessExclusiveLock);
-	/* As gin_pending_list_limit: the most a scan reads unsorted (twice that while a flush runs). */
-	add_int_reloption(mih_relopt_kind, "pending_limit",
-					  "kB of unsorted pending rows after which an insert writes them as a sorted run",
-					  MIH_PENDING_LIMIT_DEFAULT, 64, MAX_KILOBYTES, ShareUpdateExclusiveLock);
-	add_int_reloption(mih_relopt_kind, "base_share",
-					  "the other runs merge into the biggest once they hold 1/base_share of its rows (0: never)",
-					  MIH_BASE_SHARE_DEFAULT, 0, 1024, ShareUpdateExclusiveLock);
-}
-
-static bytea *
-mih_options(Datum reloptions, bool validate)
-{
-	static const relopt_parse_elt tab[] = {
-		{"blocks", RELOPT_TYPE_INT, offsetof(MihOptions, blocks)},
-		{"compact", RELOPT_TYPE_BOOL, offsetof(MihOptions, compact)},
-		{"pending_limit", RELOPT_TYPE_INT, offsetof(MihOptions, pending_limit)},
-		{"base_share", RELOPT_TYPE_INT, offsetof(MihOptions, base_share)},
-	};
-
-	return (bytea *) build_reloptions(reloptions, validate, mih_relopt_kind,
-									  sizeof(MihOptions), tab, lengthof(tab));
-}
 
 /*
  * An operator class of this method has <@ as strategy 1 (search) and may have <-> as strategy 2

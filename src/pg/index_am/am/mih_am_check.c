@@ -8,8 +8,8 @@
  * A violation is an index_corrupted error naming the page, or the heap row the index lacks. On a
  * hot standby, a pass that a replayed flush or merge moved the index under starts again instead.
  */
-#include "mih_am.h"
-#include "mih_am_keys.h"
+#include "am/mih_am.h"
+#include "format/mih_keys.h"
 
 #include "access/genam.h"
 #include "access/htup_details.h"
@@ -450,7 +450,7 @@ mih_open_checked(Oid indexoid, LOCKMODE lockmode, Relation *heap)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("index \"%s\" changed while it was being opened", RelationGetRelationName(index))));
-	if (index->rd_indam->aminsert != mih_insert)
+	if (!mih_is_ours(index))
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("\"%s\" is not a simhash_mih index", RelationGetRelationName(index))));

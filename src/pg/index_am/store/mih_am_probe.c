@@ -1,10 +1,10 @@
 /*
- * Probing the sorted tables of a simhash_mih index (see mih_am_probe.h), the costs that decide
+ * Probing the sorted tables of a simhash_mih index (see mih_probe.h), the costs that decide
  * how far to probe each table and when to read table 0 whole instead, and reading the pending and
  * NULL chains.
  */
-#include "mih_am_probe.h"
-#include "mih_am_keys.h"
+#include "store/mih_probe.h"
+#include "format/mih_keys.h"
 
 #include "miscadmin.h"
 

@@ -3,7 +3,7 @@
  * NULL one, write the meta page, the sorted tables and the NULL chain.
  */
 #include "simhash_type.h"
-#include "mih_am.h"
+#include "am/mih_am.h"
 
 #include "access/tableam.h"
 #include "access/xloginsert.h"
@@ -55,27 +55,6 @@ collect_row(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool a
 	st->hashes[st->n] = DatumGetSimhash(values[0]);
 	st->tids[st->n] = *tid;
 	st->n++;
-}
-
-/* The number of tables: the "blocks" option, else the cheapest for the row count. */
-int
-mih_tables_for(Relation index, Size nrows)
-{
-	MihOptions *opts = (MihOptions *) index->rd_options;
-
-	if (opts && opts->blocks != 0)
-		return opts->blocks;
-	/* Four tables would cost 38 bytes a row; the size budget is three's 30 (8 + 6, then 8 a table). */
-	return sh_mih_tables_for_rows((double) nrows, MIH_MIN_TABLES, 3);
-}
-
-/* The "compact" option: key tables for tables 1..m-1 (mih_am_keys.h). */
-bool
-mih_compact_for(Relation index)
-{
-	MihOptions *opts = (MihOptions *) index->rd_options;
-
-	return opts && opts->compact;
 }
 
 /*

@@ -4,7 +4,7 @@
  * lists the runs and simhash_mih_state(index) sums them up, with the write amplification of the
  * flushes and merges so far.
  */
-#include "mih_am.h"
+#include "am/mih_am.h"
 
 #include "access/htup_details.h"
 #include "access/relation.h"
@@ -75,12 +75,9 @@ simhash_mih_runs(PG_FUNCTION_ARGS)
 		Datum		values[5];
 		bool		nulls[5] = {false};
 		uint64		n = meta.runs[r].nrows;
-		int			tier = 0;
 
-		for (uint64 size = limit * MIH_MERGE_FANIN; n >= size && tier < 30; size *= MIH_MERGE_FANIN)
-			tier++;
 		values[0] = Int32GetDatum((int32) r + 1);
-		values[1] = Int32GetDatum(tier);
+		values[1] = Int32GetDatum(mih_tier_of(n, limit));
 		values[2] = Int64GetDatum((int64) n);
 		values[3] = Int64GetDatum((int64) meta.runs[r].table_pages[0]);
 		values[4] = BoolGetDatum(meta.runs[r].merging != 0);

@@ -8,9 +8,10 @@
  * is mih_am_knn.c's.
  */
 #include "simhash_type.h"
-#include "mih_am_probe.h"
-#include "mih_am_keys.h"
-#include "mih_am_scan.h"
+#include "store/mih_probe.h"
+#include "format/mih_keys.h"
+#include "am/mih_knn.h"
+#include "am/mih_scan.h"
 
 #include "access/itup.h"
 #include "access/relscan.h"

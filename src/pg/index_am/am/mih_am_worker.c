@@ -7,7 +7,7 @@
  * theirs: no shared_preload_libraries needed. The worker merges while any such merge is due;
  * flushes, inserts, scans and small merges go on meanwhile. Then it stays while the writers write,
  * looking every second (and merging the runs beside the base into it when it has the time: see
- * SPARE_RATIO), and once no row was inserted for simhash.settle_delay it settles the index
+ * MIH_SPARE_RATIO), and once no row was inserted for simhash.settle_delay it settles the index
  * (mih_settle: the pending rows and the runs beside the biggest merged) and exits: a crawl database
  * rests between crawls, and nothing else would merge what the last flushes left (an insert that
  * does not flush starts no merge, and autovacuum comes late). So every flush starts a worker if
@@ -21,7 +21,7 @@
  * the table's indexes, and simhash_mih_merge_progress their phases and rows; pg_stat_activity shows
  * the worker idle while it waits.
  */
-#include "mih_am.h"
+#include "am/mih_am.h"
 #include "settings.h"
 
 #include "access/relation.h"
@@ -42,13 +42,6 @@
 
 /* How often the worker looks while it waits. */
 #define LOOK_MS				1000
-/*
- * While the writers write, the worker merges the runs beside the base into it as a settle would
- * (mih_settle_into_base_due), but only after resting SPARE_RATIO times as long as its last merges
- * took: at a crawler's rate it has the time, and the rows beside the base cost every query a share
- * of their filters' probes; at full speed the due merges keep it busy and this waits.
- */
-#define SPARE_RATIO			4
 /*
  * The worker's lock is advisory, shown in pg_locks with this objsubid: the pg_advisory_*
  * functions take 1 and 2 only, so no user can hold it.
@@ -140,7 +133,7 @@ open_index(Oid indexoid, Relation *heap, Relation *index)
 	if (*heap != NULL)
 		*index = try_relation_open(indexoid, RowExclusiveLock);
 	if (*index != NULL && (*index)->rd_rel->relkind == RELKIND_INDEX &&
-		IndexGetRelation(indexoid, true) == heapoid && (*index)->rd_indam->aminsert == mih_insert)
+		IndexGetRelation(indexoid, true) == heapoid && mih_is_ours(*index))
 		return true;
 	if (*index != NULL)
 		relation_close(*index, RowExclusiveLock);
@@ -180,18 +173,18 @@ wait_a_look(void)
 /* When the worker may merge with time to spare again (kept while it serves the index again). */
 static TimestampTz spare_at = 0;
 
-/* The time after SPARE_RATIO times what since took. */
+/* The time after MIH_SPARE_RATIO times what since took. */
 static TimestampTz
 rested(TimestampTz since)
 {
 	TimestampTz now = GetCurrentTimestamp();
 
-	return now + SPARE_RATIO * (now - since);
+	return now + MIH_SPARE_RATIO * (now - since);
 }
 
 /*
  * Merges while merges are due, then looks every LOOK_MS for another due merge, while rows are
- * inserted, and merges into the base with time to spare (SPARE_RATIO); once no row was inserted
+ * inserted, and merges into the base with time to spare (MIH_SPARE_RATIO); once no row was inserted
  * for simhash.settle_delay, settles the index if it is due and returns. Returns at once after the
  * merges if it does not settle, or if the index is gone.
  */

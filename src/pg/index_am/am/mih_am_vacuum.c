@@ -3,7 +3,7 @@
  * reach rows only through table 0, so they need no change) and leave the pending, sealed and NULL
  * pages, which are compacted. Then the pending rows become a run and due merges are done.
  */
-#include "mih_am.h"
+#include "am/mih_am.h"
 
 #include "commands/vacuum.h"
 #include "miscadmin.h"

@@ -13,7 +13,7 @@
  * and at most MAX_FILL of the bits set. The base run of a big index has none (nearly every value is
  * present). Filters are written with the run and read into the run's directory (rd_amcache).
  */
-#include "mih_am.h"
+#include "store/mih_store.h"
 
 #include <math.h>
 

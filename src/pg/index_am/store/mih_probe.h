@@ -6,14 +6,14 @@
 #ifndef SIMHASH_MIH_AM_PROBE_H
 #define SIMHASH_MIH_AM_PROBE_H
 
-#include "mih_am.h"
+#include "store/mih_store.h"
 
 typedef struct MihProbe MihProbe;
 
 /* Called with the page share-locked for entry i (hash h) of table pr->table. */
 typedef void (*MihMatchFn) (MihProbe *pr, Page page, int i, uint64 h);
 
-/* Called for each key of block value `value` in key table pr->table (mih_am_keys.h). */
+/* Called for each key of block value `value` in key table pr->table (format/mih_keys.h). */
 typedef void (*MihKeyFn) (MihProbe *pr, uint32 value, uint32 key);
 
 struct MihProbe

@@ -14,7 +14,7 @@
  * machine, for the writer's next time slice) often enough to double its time.
  */
 #include "simhash_type.h"
-#include "mih_am.h"
+#include "am/mih_am.h"
 
 /* Stores the row as the page's last; the caller has checked that it has room. */
 static void
@@ -125,36 +125,6 @@ append_to_new_tail(Relation index, uint16 kind, uint64 hash, ItemPointer tid)
 	return npending;
 }
 
-/*
- * The rows of the pending chain's tail page, which the meta page's npending does not count yet.
- * The caller holds the meta page locked, or pinned (the count may then be late, the page is not
- * recycled). With recycled (a reader whose copy of the meta page may come from a hot standby,
- * which replays a flush without waiting for pins), a tail page that is no longer a pending page
- * is not damage yet: it sets *recycled and counts 0, and the caller finds out which it was
- * (mih_check_retry).
- */
-uint64
-mih_tail_rows(Relation index, BlockNumber tail, bool *recycled)
-{
-	MihWalk		walk;
-	Buffer		buffer;
-	uint64		n;
-
-	if (tail == InvalidBlockNumber)
-		return 0;
-	mih_walk_start(&walk, index);
-	if (recycled == NULL)
-		buffer = mih_read_kind(&walk, tail, MIH_PAGE_PENDING, false, BUFFER_LOCK_SHARE);
-	else if (!BufferIsValid(buffer = mih_read_chain_page(&walk, tail, MIH_PAGE_PENDING)))
-	{
-		*recycled = true;
-		return 0;
-	}
-	n = MihPageGetOpaque(BufferGetPage(buffer))->nitems;
-	UnlockReleaseBuffer(buffer);
-	return n;
-}
-
 bool
 mih_insert(Relation index, Datum *values, bool *isnull, ItemPointer tid, Relation heap,
 		   IndexUniqueCheck check, bool indexUnchanged, IndexInfo *info)
@@ -163,20 +133,17 @@ mih_insert(Relation index, Datum *values, bool *isnull, ItemPointer tid, Relatio
 	uint64		hash = isnull[0] ? 0 : DatumGetSimhash(values[0]);
 	uint64		npending;
 	uint64		limit;
+	bool		wait;
 
 	if (append_to_tail(index, kind, hash, tid))
 		return false;
 	npending = append_to_new_tail(index, kind, hash, tid);
 
-	/*
-	 * Past the limit, this insert flushes, unless another backend is flushing: then the chain may
-	 * grow on while that flush writes, up to twice the limit, where inserts wait for it.
-	 */
 	limit = mih_pending_limit_rows(index);
-	if (kind == MIH_PAGE_PENDING && npending >= limit)
+	if (kind == MIH_PAGE_PENDING && mih_flush_due(npending, limit, &wait))
 	{
 		/* Merging also when the flush wrote nothing: it may have found every run slot taken. */
-		mih_flush(index, npending >= 2 * limit, limit);
+		mih_flush(index, wait, limit);
 		mih_merge(index, MIH_MERGE_INSERTER);
 		mih_merge_in_background(index);
 	}

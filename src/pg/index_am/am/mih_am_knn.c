@@ -24,8 +24,9 @@
  * each pass, up to work_mem. A pass that kept everything it saw ends the scan.
  */
 #include "simhash_type.h"
-#include "mih_am_probe.h"
-#include "mih_am_scan.h"
+#include "store/mih_probe.h"
+#include "am/mih_knn.h"
+#include "am/mih_scan.h"
 
 #include "access/xlog.h"
 #include "miscadmin.h"

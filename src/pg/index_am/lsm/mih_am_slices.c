@@ -27,7 +27,7 @@
  * (new pages are of their kinds): tables of row numbers (layout 2) would have to be renumbered
  * with table 0, key tables (compact) hold no hashes.
  */
-#include "mih_am.h"
+#include "lsm/mih_lsm.h"
 
 #include "miscadmin.h"
 #include "utils/backend_progress.h"
