@@ -5,6 +5,7 @@
 # symbols, so a forward declaration cannot hide a call). Prints the folder graph of the includes
 # and the file graph of the calls; exits 1 on an include or call running up, or a circle.
 # Needs the objects of a build (make); no server.
+# Runs once: it reads the tree and the host's build.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
