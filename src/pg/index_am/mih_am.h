@@ -481,6 +481,11 @@ extern void mih_buildempty(Relation index);
 /* mih_am_worker.c */
 extern void mih_merge_in_background(Relation index);
 
+/* mih_am_leave.c: the merge worker leaves a database that a command needs alone */
+extern void mih_leave_when_wanted(void);
+extern bool mih_database_wanted(void);
+extern void mih_leave_if_wanted(void);
+
 /* mih_am_insert.c */
 extern uint64 mih_tail_rows(Relation index, BlockNumber tail, bool *recycled);
 extern bool mih_insert(Relation index, Datum *values, bool *isnull, ItemPointer tid, Relation heap,

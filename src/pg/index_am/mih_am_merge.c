@@ -270,6 +270,7 @@ read_run(Relation index, const MihMeta *meta, const MihRun *run, MihRows *rows)
 	mih_walk_start(&walk, index);
 	for (uint32 p = 0; p < dir->pages[0]; p++)
 	{
+		mih_leave_if_wanted();
 		read_page(&walk, dir->blocks[0][p], mih_table0_kind(run), false, &rows->old, rows);
 		pgstat_progress_update_param(MIH_PROGRESS_ROWS_DONE, (int64) rows->n);
 	}
@@ -1036,6 +1037,7 @@ mih_merge(Relation index, MihMergeMode mode)
 		uint64		rows;
 
 		CHECK_FOR_INTERRUPTS();
+		mih_leave_if_wanted();
 		mih_read_meta(index, &meta);
 		if (mode == MIH_MERGE_BIG)
 			rows = choose_worker(index, &meta, chosen, limit);

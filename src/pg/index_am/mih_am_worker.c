@@ -109,6 +109,10 @@ mih_merge_in_background(Relation index)
 		return;
 	memset(&worker, 0, sizeof(worker));
 	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+#ifdef BGWORKER_INTERRUPTIBLE
+	/* 19 terminates it for DROP DATABASE and the like; before, it leaves itself (mih_am_leave.c). */
+	worker.bgw_flags |= BGWORKER_INTERRUPTIBLE;
+#endif
 	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
 	worker.bgw_restart_time = BGW_NEVER_RESTART;
 	/* MODULE_big in the Makefile: the worker process loads this library by that name. */
@@ -163,13 +167,24 @@ close_index(Relation heap, Relation index)
 	(void) pgstat_report_stat(false);
 }
 
-/* Waits LOOK_MS (or for SIGTERM, or the postmaster's death); rereads the settings on SIGHUP. */
+/*
+ * Waits LOOK_MS (or for SIGTERM, or the postmaster's death); rereads the settings on SIGHUP. Exits
+ * if a command needs the database alone (mih_am_leave.c): no transaction is open here, and the
+ * session locks go with the process.
+ */
 static void
 wait_a_look(void)
 {
 	(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, LOOK_MS, PG_WAIT_EXTENSION);
 	ResetLatch(MyLatch);
 	CHECK_FOR_INTERRUPTS();
+	if (mih_database_wanted())
+	{
+		ereport(LOG,
+				(errmsg("simhash_mih merge worker leaves database %u: a command needs the database alone",
+						MyDatabaseId)));
+		proc_exit(0);
+	}
 	if (ConfigReloadPending)
 	{
 		ConfigReloadPending = false;
@@ -280,6 +295,7 @@ simhash_mih_merge_worker(Datum arg)
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
 	BackgroundWorkerUnblockSignals();
 	BackgroundWorkerInitializeConnectionByOid(dboid, InvalidOid, 0);
+	mih_leave_when_wanted();
 	worker_tag(&tag, dboid, indexoid);
 	if (LockAcquire(&tag, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL)
 		proc_exit(0);
