@@ -240,7 +240,8 @@ for my $case (@cases)
         $node->safe_psql('postgres',
         q{SET enable_indexscan = off; SET enable_bitmapscan = off; SELECT count(*) FROM t WHERE hamming(sh, 'ffffffff00000000') <= 20}),
         "$what: after REINDEX the index answers as a sequential scan");
-    is($node->safe_psql('postgres', q{SELECT pending_rows >= 0 FROM simhash_mih_check('t_mih')}), 't',
+    # REINDEX writes every row into a run: no pending row is left.
+    is($node->safe_psql('postgres', q{SELECT pending_rows FROM simhash_mih_check('t_mih')}), '0',
         "$what: after REINDEX the index checks clean");
 }
 
@@ -273,7 +274,8 @@ like($node->safe_psql('postgres', "SET enable_seqscan = off; SET enable_bitmapsc
     qr/Index Scan using t_mih.*Index Scan using t_mih/s, 'both subqueries scan the index');
 is($by_index, $node->safe_psql('postgres', "SET enable_indexscan = off; SET enable_bitmapscan = off; $answers"),
     'with wrong hints the index answers as a sequential scan');
-is($node->safe_psql('postgres', q{SELECT pending_rows >= 0 FROM simhash_mih_check('t_mih')}), 't',
+# build's 3,000 pending rows, 1,500 of them deleted (fewer if autovacuum marked those dead).
+is($node->safe_psql('postgres', q{SELECT pending_rows BETWEEN 1500 AND 3000 FROM simhash_mih_check('t_mih')}), 't',
     'wrong hints are not damage');
 
 $node->stop;

@@ -9,6 +9,7 @@
 int			sh_pairs_memory_limit_kb = 1024 * 1024;
 int			sh_job_threads = 2;
 int			sh_settle_delay_s = 30;
+int			sh_max_merge_workers_per_db = 1;
 
 void
 sh_define_settings(void)
@@ -26,5 +27,10 @@ sh_define_settings(void)
 							"How long the writers of a simhash_mih index pause before its merge worker settles it.",
 							"Settling merges the pending rows and the runs beside the base run; -1 never settles.",
 							&sh_settle_delay_s, 30, -1, 24 * 3600, PGC_SIGHUP, GUC_UNIT_S, NULL, NULL, NULL);
+	/* SIGHUP: the inserters that start workers and the workers must count the same slots. */
+	DefineCustomIntVariable("simhash.max_merge_workers_per_database",
+							"How many merge workers may serve the simhash_mih indexes of one database at once.",
+							"Each takes a slot of max_worker_processes, which parallel query and logical replication share.",
+							&sh_max_merge_workers_per_db, 1, 1, 64, PGC_SIGHUP, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("simhash");
 }

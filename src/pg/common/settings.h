@@ -16,6 +16,12 @@ extern int	sh_job_threads;
  */
 extern int	sh_settle_delay_s;
 
+/*
+ * simhash.max_merge_workers_per_database: how many merge workers may serve the simhash_mih indexes
+ * of one database at once (mih_am_worker.c); each holds a slot of max_worker_processes.
+ */
+extern int	sh_max_merge_workers_per_db;
+
 /* Registers the settings with PostgreSQL (from _PG_init). */
 extern void sh_define_settings(void);
 

@@ -24,6 +24,17 @@ extern char *mih_buildphasename(int64 phase);
 extern IndexBuildResult *mih_build(Relation heap, Relation index, IndexInfo *info);
 extern void mih_buildempty(Relation index);
 
+/* mih_am_cost.c: the shape the planner's cost estimate sees */
+typedef struct MihShape
+{
+	int			ntables;
+	uint32		nruns;
+	double		rows;			/* in runs and pending */
+	double		table_pages[MIH_MAX_TABLES];	/* of every run; table 0's with the pending pages */
+} MihShape;
+
+extern void mih_shape_for_planner(Relation index, double tuples, MihShape *shape);
+
 /* mih_am_worker.c */
 extern void mih_merge_in_background(Relation index);
 

@@ -72,30 +72,45 @@ mih_validate(Oid opclassoid)
 	return ok;
 }
 
+/*
+ * The index's real shape (mih_am_cost.c): its table count and the pages of each table, so the
+ * rows a page holds, from its meta page.
+ */
 static void
 mih_costestimate(PlannerInfo *root, IndexPath *path, double loop_count, Cost *startup_cost,
 				 Cost *total_cost, Selectivity *selectivity, double *correlation, double *pages)
 {
 	GenericCosts costs;
+	MihShape	shape;
+	Relation	index = index_open(path->indexinfo->indexoid, AccessShareLock);
+	double		searches = 0;
 
+	mih_shape_for_planner(index, path->indexinfo->tuples, &shape);
+	index_close(index, AccessShareLock);
 	MemSet(&costs, 0, sizeof(costs));
 	genericcostestimate(root, path, loop_count, &costs);
+	/* A search of a value: a binary search in each table's directory and in one of its pages. */
+	for (int j = 0; j < shape.ntables; j++)
+		searches += log2(shape.table_pages[j] + 1) +
+			log2(Max(shape.rows / Max(shape.table_pages[j], 1.0), 2.0));
 	if (path->indexorderbys != NIL && path->indexclauses == NIL)
 	{
 		/*
-		 * Nearest neighbours (mih_am_knn.c). Startup: the first level, a binary search in the
-		 * directory and in a page of each table, which is all a query with near neighbours pays
-		 * (others pay up to two reads of table 0, still far below a sort of the table). Total:
-		 * reading table 0 and handing out every row; a LIMIT takes its share of that.
+		 * Nearest neighbours (mih_am_knn.c). Startup: the first level, a search in each table,
+		 * which is all a query with near neighbours pays (others pay up to two reads of table 0,
+		 * still far below a sort of the table). Total: reading table 0 and handing out every
+		 * row; a LIMIT takes its share of that.
 		 */
-		double		tuples = Max(path->indexinfo->tuples, 1.0);
-		double		table0_pages = ceil(tuples / MIH_ROWS_PER_PAGE);
-		int			m = sh_mih_tables_for_rows(tuples, MIH_MIN_TABLES, 3);
-
-		costs.indexStartupCost = m * (log2(table0_pages + 1) + log2(MIH_ROWS_PER_PAGE)) * cpu_operator_cost;
-		costs.indexTotalCost = costs.indexStartupCost + table0_pages * seq_page_cost +
-			tuples * (cpu_operator_cost + cpu_index_tuple_cost);
-		costs.numIndexPages = table0_pages;
+		costs.indexStartupCost = searches * cpu_operator_cost;
+		costs.indexTotalCost = costs.indexStartupCost + shape.table_pages[0] * seq_page_cost +
+			shape.rows * (cpu_operator_cost + cpu_index_tuple_cost);
+		costs.numIndexPages = shape.table_pages[0];
+	}
+	else
+	{
+		/* A radius search first searches each table of each run for the query's block values. */
+		costs.indexStartupCost += Max(shape.nruns, 1) * searches * cpu_operator_cost;
+		costs.indexTotalCost += Max(shape.nruns, 1) * searches * cpu_operator_cost;
 	}
 	*startup_cost = costs.indexStartupCost;
 	*total_cost = costs.indexTotalCost;

@@ -88,6 +88,7 @@ read_run(Relation index, const MihMeta *meta, const MihRun *run, MihRows *rows)
 	mih_walk_start(&walk, index);
 	for (uint32 p = 0; p < dir->pages[0]; p++)
 	{
+		mih_leave_if_wanted();
 		mih_blocks_add_page(&walk, dir->blocks[0][p], mih_table0_kind(run), false, &rows->old,
 							mih_rows_collect, rows);
 		pgstat_progress_update_param(MIH_PROGRESS_ROWS_DONE, (int64) rows->n);
@@ -414,6 +415,7 @@ mih_merge(Relation index, MihMergeMode mode)
 		MihMergePlan plan;
 
 		CHECK_FOR_INTERRUPTS();
+		mih_leave_if_wanted();
 		mih_read_meta(index, &meta);
 		if (mode == MIH_MERGE_BIG)
 			choose_worker(index, &meta, &plan);

@@ -394,6 +394,7 @@ replace_table(MihSlices *sl, int j, const uint64 *entries, const ItemPointerData
 		MihBlockList list;
 
 		CHECK_FOR_INTERRUPTS();
+		mih_leave_if_wanted();
 		written += mih_write_table(sl->index, sl->m, j, sl->base.build_id, &entries[done],
 								   tids ? &tids[done] : NULL, end - done, &fences[written], &hints[written]);
 		mih_blocks_init(&list);

@@ -176,6 +176,7 @@ mih_write_table(Relation index, int m, int j, uint64 build_id, const uint64 *ent
 		Size		count;
 
 		CHECK_FOR_INTERRUPTS();
+		mih_leave_if_wanted();
 		mih_init_page(page, j == 0 ? MIH_PAGE_ROWS : MIH_PAGE_HASHES);
 		if (j == 0)
 		{

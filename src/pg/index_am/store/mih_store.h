@@ -60,6 +60,12 @@ typedef struct MihDirCache
 	BlockNumber nblocks;
 } MihDirCache;
 
+/* mih_am_leave.c: the merge worker leaves a database that a command needs alone (the merges'
+ * loops down to the writing of a table's pages test it) */
+extern void mih_leave_when_wanted(void);
+extern bool mih_database_wanted(void);
+extern void mih_leave_if_wanted(void);
+
 /* mih_am_pages.c */
 extern MihDirCache *mih_dir_cache(Relation index);
 extern void mih_walk_start(MihWalk *walk, Relation index);
