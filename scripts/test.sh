@@ -124,7 +124,7 @@ fi
 
 # Installing into the shared PostgreSQL tree and testing against it is one critical section, so
 # that concurrent test runs on one machine never test each other's build.
-part "install (after any other run's tests of the shared tree), start a throwaway server"
+part "install (after other runs' tests), start a server"
 exec 9>/tmp/simhash-install.lock
 flock 9
 if ! make -s install >/dev/null; then
