@@ -60,8 +60,12 @@ tests=${tests:-0}
 if [ "$rc" != 0 ]; then
     # prove only counts: the end of a failed file's own log says where and why.
     for f in $(sed -n '/^Test Summary Report/,$ s#^\(t/[^ ]*\)\.pl .*#\1#p' "$dir/prove.log" | sort -u); do
-        echo "--- the end of $dir/tmp_check/log/regress_log_${f#t/}"
-        tail -n 40 "$dir/tmp_check/log/regress_log_${f#t/}" 2>/dev/null
+        # tmp_check/log up to PostgreSQL 16, log from 17 on
+        for log in "$dir"/tmp_check/log/regress_log_"${f#t/}" "$dir"/log/regress_log_"${f#t/}"; do
+            [ -f "$log" ] || continue
+            echo "--- the end of $log"
+            tail -n 40 "$log"
+        done
     done
 fi
 echo "$((tests - bad < 0 ? 0 : tests - bad)) passed, $bad failed"

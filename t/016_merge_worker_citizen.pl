@@ -15,6 +15,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use File::Spec;
 use Time::HiRes qw(time usleep);
 
 my $node = PostgreSQL::Test::Cluster->new('citizen');
@@ -84,7 +85,9 @@ my ($err, $took) = timed('ALTER DATABASE crawl RENAME TO crawl_renamed');
 is($err, '', 'its owner renames the database right after writes');
 cmp_ok($took, '<', 4, 'within 4 s');
 
-my $location = PostgreSQL::Test::Utils::tempdir();
+# From PostgreSQL 17 on, tempdir() is relative to the test's directory; a tablespace needs an
+# absolute path.
+my $location = File::Spec->rel2abs(PostgreSQL::Test::Utils::tempdir());
 $node->safe_psql('postgres', qq{
     CREATE TABLESPACE elsewhere LOCATION '$location';
     GRANT CREATE ON TABLESPACE elsewhere TO crawler;
