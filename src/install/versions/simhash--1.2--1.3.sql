@@ -248,8 +248,8 @@ CREATE FUNCTION simhash_mih_state(index regclass,
 COMMENT ON FUNCTION simhash_mih_state(regclass) IS 'the runs and unsorted rows of a simhash_mih index, and the rows its flushes and merges wrote (written_rows / inserted_rows is the write amplification)';
 -- Merges under way: the worker's, VACUUM's and simhash_mih_merge's (inserters' merges are short and
 -- not shown), from params of the VACUUM progress command that pg_stat_progress_vacuum leaves unused
--- (src/pg/index_am/lsm/mih_lsm.h). Like pg_stat_progress_vacuum, a role sees other roles' backends,
--- and the worker, only with pg_read_all_stats.
+-- (src/pg/index_am/mih_am.h). Like pg_stat_progress_vacuum, a role sees other roles' backends, and
+-- the worker, only with pg_read_all_stats.
 CREATE VIEW simhash_mih_merge_progress AS
     SELECT s.pid, s.datid, d.datname, s.relid, s.param16::pg_catalog.oid AS indexrelid,
            CASE s.param17 WHEN 1 THEN 'reading runs' WHEN 2 THEN 'writing tables'
