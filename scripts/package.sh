@@ -41,5 +41,8 @@ else
     chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root bash -c "$build"
 fi
 cp "$work"/postgresql-"$major"-simhash_*.deb "$out/"
+# The library's debug symbols, which dh_strip moves into a -dbgsym package: the test of the
+# installed library's machine code (test/scripts/probe_prefetch.sh) reads its local symbols there.
+cp "$work"/postgresql-"$major"-simhash-dbgsym_*.*deb "$out/" 2>/dev/null || true
 rm -rf "$work"
 ls "$out"/postgresql-"$major"-simhash_*.deb

@@ -41,8 +41,11 @@ mount_root "$root" ${demo_pages:+"$demo_pages"}
 
 in_root() { chroot "$root" runuser -u postgres -- env -i PATH="$bindir:/usr/bin:/bin" HOME=/tmp "$@"; }
 
-cp "$deb" "$root/tmp/"
-chroot "$root" dpkg -i "/tmp/$(basename "$deb")" >/dev/null || { echo "the package does not install"; echo "0 passed, 1 failed"; exit 1; }
+# With its debug symbols where package.sh left them beside it (the machine code's test reads them).
+debs=("$deb" $(ls "$(dirname "$deb")"/postgresql-"$major"-simhash-dbgsym_*.*deb 2>/dev/null))
+in_root_debs=()
+for d in "${debs[@]}"; do cp "$d" "$root/tmp/"; in_root_debs+=("/tmp/$(basename "$d")"); done
+chroot "$root" dpkg -i "${in_root_debs[@]}" >/dev/null || { echo "the package does not install"; echo "0 passed, 1 failed"; exit 1; }
 
 passed=0 failed=0 skipped=0
 # Each scripted test as scripts/test.sh runs it: exit 0 passes, 77 skips, anything else fails.
