@@ -8,8 +8,10 @@
 #
 #   bench/before_after.sh OLD_COMMIT [N] [T]     e.g. bench/before_after.sh 0e98ab3 1000000 120
 #
-# Needs this tree built and installed (make install) and runs as root (it replaces the installed
-# library, and puts this tree's back at the end). Writes its results to OUT (default a temporary
+# Needs this tree built and installed (make install) and runs as root: it owns the installed library
+# for the whole run (holding the lock that test runs take to install and test, /tmp/simhash-install.lock),
+# swaps it with mv, never cp (a cp rewrites pages that running servers have mapped: they die of
+# SIGBUS), and puts this tree's back at the end. Writes its results to OUT (default a temporary
 # directory, printed): run-TURN-BUILD.tsv (bench/run.sh's BENCH_RESULTS) and ingest-BUILD.log.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,9 +24,13 @@ mkdir -p "$OUT"
 lib="$(pg_config --pkglibdir)/simhash.so"
 [ -f "$tree/simhash.so" ] || { echo "build this tree first (make && make install)" >&2; exit 1; }
 
+exec 9>/tmp/simhash-install.lock
+flock 9
+put() { cp "$OUT/$1.so" "$lib.tmp" && mv "$lib.tmp" "$lib"; }
+
 src=$(mktemp -d)
 cleanup() {
-    cp "$OUT/new.so" "$lib" 2>/dev/null || true
+    put new 2>/dev/null || true
     [ -n "${SIMHASH_PGDIR:-}" ] && "$tree/scripts/pgtmp.sh" stop "$SIMHASH_PGDIR"
     git -C "$tree" worktree remove --force "$src/old" 2>/dev/null || true
     rm -rf "$src"
@@ -38,7 +44,7 @@ cp "$tree/simhash.so" "$OUT/new.so"
 eval "$("$tree/scripts/pgtmp.sh" start)"
 export PGHOST PGPORT PGUSER PGDATABASE
 use() {
-    cp "$OUT/$1.so" "$lib"
+    put "$1"
     runuser -u postgres -- "$(pg_config --bindir)/pg_ctl" -D "$SIMHASH_PGDIR/data" -w restart \
         -l "$SIMHASH_PGDIR/server.log" >/dev/null
 }
@@ -56,7 +62,7 @@ done
 SIMHASH_PGDIR=
 
 for build in old new; do
-    cp "$OUT/$build.so" "$lib"
+    put "$build"
     echo "== ingest: $build"
     RATE=3000 NQ=50 "$here/ingest.sh" "$N" 2 "$T" 30 >"$OUT/ingest-$build.log" 2>&1
     grep -E '^(inserts/s|write amplification|index size|the grown index)' "$OUT/ingest-$build.log"
