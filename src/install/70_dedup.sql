@@ -155,11 +155,11 @@ BEGIN
 END
 $$;
 
--- The canonical page of each of the clusters given: the first by the table's keep (then by id)
--- among the candidates, the pages of pg_temp.simhash_dedup_final and the clusters' canonical pages
--- so far (a cluster's other members lost to its canonical page before). Changes only the rows whose
--- flag changes.
-CREATE FUNCTION simhash_dedup_canonical(tbl regclass, clusters bigint[]) RETURNS bigint
+-- The canonical page of each cluster of pg_temp.simhash_dedup_compid: the first by the table's
+-- keep (then by id) among the candidates, the pages of pg_temp.simhash_dedup_final and the clusters'
+-- canonical pages so far (a cluster's other members lost to its canonical page before). Changes
+-- only the rows whose flag changes. (Joins, not IN lists or arrays: a start may pass millions.)
+CREATE FUNCTION simhash_dedup_canonical(tbl regclass) RETURNS bigint
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
     SET search_path = pg_catalog, pg_temp
     AS $$
@@ -175,14 +175,17 @@ BEGIN
                      (SELECT t.%1$I FROM %2$s t WHERE t.%1$I = ANY (g.simhash_dedup_ids)
                       ORDER BY %3$s, t.%1$I LIMIT 1) AS chosen
               FROM (SELECT c.cluster_id AS simhash_dedup_cluster, array_agg(c.id) AS simhash_dedup_ids
-                    FROM @extschema@.simhash_dedup_members c
-                    WHERE c.tbl = $1 AND c.cluster_id = ANY ($2)
-                      AND (c.canonical OR c.id IN (SELECT f.id FROM pg_temp.simhash_dedup_final f))
+                    FROM (SELECT x.cluster_id, x.id FROM pg_temp.simhash_dedup_compid i
+                          JOIN @extschema@.simhash_dedup_members x ON x.tbl = $1 AND x.cluster_id = i.cluster_id
+                          WHERE x.canonical
+                          UNION
+                          SELECT x.cluster_id, x.id FROM pg_temp.simhash_dedup_final f
+                          JOIN @extschema@.simhash_dedup_members x ON x.tbl = $1 AND x.id = f.id) c
                     GROUP BY c.cluster_id) g) ch
         WHERE m.tbl = $1 AND m.cluster_id = ch.simhash_dedup_cluster AND ch.chosen IS NOT NULL
           AND (m.canonical OR m.id = ch.chosen) AND m.canonical <> (m.id = ch.chosen)$q$,
         r.id_column, v_tbl, coalesce(r.keep, format('t.%I', r.id_column)))
-        USING v_tbl, clusters;
+        USING v_tbl;
     GET DIAGNOSTICS changed = ROW_COUNT;
     RETURN changed;
 END
@@ -292,9 +295,9 @@ BEGIN
     INSERT INTO @extschema@.simhash_dedup_tables (tbl, id_column, hash_column, k, sketch_column, min_resemblance, keep)
     VALUES (v_tbl, v_id, v_hash, v_k, v_sketch, v_min, v_keep);
     PERFORM @extschema@.simhash_dedup_work();
-    -- keep parses as an ORDER BY list of the table (over no cluster yet)
+    -- keep parses as an ORDER BY list of the table (over no cluster yet: the work tables are empty)
     BEGIN
-        PERFORM @extschema@.simhash_dedup_canonical(v_tbl, '{}');
+        PERFORM @extschema@.simhash_dedup_canonical(v_tbl);
     EXCEPTION WHEN OTHERS THEN
         RAISE EXCEPTION 'keep must be an ORDER BY list over the columns of %: %', v_tbl, SQLERRM USING ERRCODE = '22023';
     END;
@@ -334,7 +337,7 @@ BEGIN
     INSERT INTO @extschema@.simhash_dedup_members (tbl, id, cluster_id, canonical)
     SELECT v_tbl, f.id, i.cluster_id, false
     FROM pg_temp.simhash_dedup_final f JOIN pg_temp.simhash_dedup_compid i ON i.comp = f.comp;
-    PERFORM @extschema@.simhash_dedup_canonical(v_tbl, ARRAY(SELECT i.cluster_id FROM pg_temp.simhash_dedup_compid i));
+    PERFORM @extschema@.simhash_dedup_canonical(v_tbl);
     UPDATE @extschema@.simhash_dedup_tables g SET last_run = clock_timestamp() WHERE g.tbl = v_tbl;
     RETURN v_clusters;
 END
@@ -487,7 +490,7 @@ BEGIN
     DO UPDATE SET cluster_id = EXCLUDED.cluster_id WHERE m.cluster_id <> EXCLUDED.cluster_id;
 
     -- The canonical page of every cluster whose members changed.
-    PERFORM @extschema@.simhash_dedup_canonical(v_tbl, ARRAY(SELECT i.cluster_id FROM pg_temp.simhash_dedup_compid i));
+    PERFORM @extschema@.simhash_dedup_canonical(v_tbl);
 END
 $$;
 
@@ -688,8 +691,8 @@ COMMENT ON FUNCTION simhash_dedup_capture() IS
     'trigger of simhash_dedup_start: queues the ids of the pages a statement inserted, deleted or changed';
 COMMENT ON FUNCTION simhash_dedup_work() IS
     'simhash_dedup support: makes (once a session) and empties the maintainer''s temporary work tables';
-COMMENT ON FUNCTION simhash_dedup_canonical(regclass, bigint[]) IS
-    'simhash_dedup support: picks the canonical page of the clusters given, by the table''s keep';
+COMMENT ON FUNCTION simhash_dedup_canonical(regclass) IS
+    'simhash_dedup support: picks the canonical page of the clusters a start or batch changed, by the table''s keep';
 COMMENT ON FUNCTION simhash_dedup_forget(regclass) IS
     'simhash_dedup support: deletes a table''s clusters, queue and registration';
 COMMENT ON FUNCTION simhash_dedup_apply(regclass) IS
