@@ -292,6 +292,20 @@ SELECT count(*) AS registered, (SELECT count(*) FROM pg_trigger WHERE tgrelid = 
 FROM simhash_dedup_tables WHERE tbl = 'dedup_site'::regclass;
 INSERT INTO dedup_site (id, url, body) VALUES (1001, 'x', 'y');
 
+-- A restore: pg_dump does not dump the state (a configuration table under row-level security would
+-- stop a non-superuser's dump), the table comes back with its triggers; a start again replaces them.
+SELECT count(*) AS dumped_tables_with_row_security
+FROM pg_extension e, unnest(e.extconfig) c(relid) JOIN pg_class r ON r.oid = c.relid
+WHERE e.extname = 'simhash' AND r.relrowsecurity;
+SELECT simhash_dedup_forget('"Dedup Crawl"."Page"');
+INSERT INTO "Dedup Crawl"."Page" VALUES (800002, 'https://restored.example/', pg_temp.dd_hash(34, 1) # '0000000000000001');
+SELECT count(*) AS queued_while_forgotten FROM simhash_dedup_queue;
+SELECT simhash_dedup_start('"Dedup Crawl"."Page"', 'page_id', 'body_hash', k => 3, keep => 'length(url) DESC, page_id')
+       AS clusters;
+SELECT count(*) AS triggers FROM pg_trigger WHERE tgrelid = '"Dedup Crawl"."Page"'::regclass AND tgname LIKE 'simhash_dedup%';
+SELECT * FROM pg_temp.dd_check('"Dedup Crawl"."Page"', :src, 3, NULL, 'page_id', :keep);
+SELECT backlog FROM simhash_dedup_status('"Dedup Crawl"."Page"');
+
 -- The extension dropped with tables still registered.
 CREATE DATABASE dedup_scratch;
 \c dedup_scratch

@@ -42,9 +42,10 @@ COMMENT ON TABLE simhash_dedup_members IS
 COMMENT ON TABLE simhash_dedup_queue IS
     'pages of registered tables changed since simhash_dedup_run last applied them (id NULL: the table was truncated)';
 
-SELECT pg_catalog.pg_extension_config_dump('simhash_dedup_tables', '');
-SELECT pg_catalog.pg_extension_config_dump('simhash_dedup_members', '');
-SELECT pg_catalog.pg_extension_config_dump('simhash_dedup_queue', '');
+-- Not marked with pg_extension_config_dump: pg_dump reads configuration tables with row_security
+-- off, so a role under these tables' policies (any database owner but a superuser) could no longer
+-- dump its database. A restore brings the capture triggers back with the table; simhash_dedup_start
+-- again recomputes the clusters.
 
 ALTER TABLE simhash_dedup_tables ENABLE ROW LEVEL SECURITY;
 ALTER TABLE simhash_dedup_members ENABLE ROW LEVEL SECURITY;
@@ -222,6 +223,7 @@ DECLARE
     v_source text;
     v_base bigint;
     v_clusters bigint;
+    v_trigger name;
 BEGIN
     IF v_tbl IS NULL OR v_id IS NULL OR v_hash IS NULL OR v_k IS NULL THEN
         RAISE EXCEPTION 'simhash_dedup_start: tbl, id_column, hash_column and k must not be NULL' USING ERRCODE = '22004';
@@ -288,6 +290,13 @@ BEGIN
             USING HINT = format('CREATE INDEX ON %s USING simhash_mih (%I);', v_tbl, v_hash);
     END IF;
 
+    -- A restored table comes with its triggers, and maybe changes queued since: both replaced.
+    FOR v_trigger IN SELECT tr.tgname FROM pg_trigger tr WHERE tr.tgrelid = v_tbl
+                     AND tr.tgname IN ('simhash_dedup_insert', 'simhash_dedup_update', 'simhash_dedup_delete',
+                                       'simhash_dedup_truncate') LOOP
+        EXECUTE format('DROP TRIGGER %I ON %s', v_trigger, v_tbl);
+    END LOOP;
+    DELETE FROM @extschema@.simhash_dedup_queue q WHERE q.tbl = v_tbl;
     INSERT INTO @extschema@.simhash_dedup_tables (tbl, id_column, hash_column, k, sketch_column, min_resemblance, keep)
     VALUES (v_tbl, v_id, v_hash, v_k, v_sketch, v_min, v_keep);
     PERFORM @extschema@.simhash_dedup_work();
