@@ -170,19 +170,22 @@ DECLARE
     changed bigint;
 BEGIN
     SELECT g.id_column, g.keep INTO r FROM @extschema@.simhash_dedup_tables g WHERE g.tbl = v_tbl;
+    -- (MATERIALIZED: flattened, the choice would be evaluated again for every member row.)
     EXECUTE format($q$
+        WITH ch AS MATERIALIZED (
+            SELECT g.simhash_dedup_cluster,
+                   (SELECT t.%1$I FROM %2$s t WHERE t.%1$I = ANY (g.simhash_dedup_ids)
+                    ORDER BY %3$s, t.%1$I LIMIT 1) AS chosen
+            FROM (SELECT c.cluster_id AS simhash_dedup_cluster, array_agg(c.id) AS simhash_dedup_ids
+                  FROM (SELECT x.cluster_id, x.id FROM pg_temp.simhash_dedup_compid i
+                        JOIN @extschema@.simhash_dedup_members x ON x.tbl = $1 AND x.cluster_id = i.cluster_id
+                        WHERE x.canonical
+                        UNION
+                        SELECT x.cluster_id, x.id FROM pg_temp.simhash_dedup_final f
+                        JOIN @extschema@.simhash_dedup_members x ON x.tbl = $1 AND x.id = f.id) c
+                  GROUP BY c.cluster_id) g)
         UPDATE @extschema@.simhash_dedup_members m SET canonical = (m.id = ch.chosen)
-        FROM (SELECT g.simhash_dedup_cluster,
-                     (SELECT t.%1$I FROM %2$s t WHERE t.%1$I = ANY (g.simhash_dedup_ids)
-                      ORDER BY %3$s, t.%1$I LIMIT 1) AS chosen
-              FROM (SELECT c.cluster_id AS simhash_dedup_cluster, array_agg(c.id) AS simhash_dedup_ids
-                    FROM (SELECT x.cluster_id, x.id FROM pg_temp.simhash_dedup_compid i
-                          JOIN @extschema@.simhash_dedup_members x ON x.tbl = $1 AND x.cluster_id = i.cluster_id
-                          WHERE x.canonical
-                          UNION
-                          SELECT x.cluster_id, x.id FROM pg_temp.simhash_dedup_final f
-                          JOIN @extschema@.simhash_dedup_members x ON x.tbl = $1 AND x.id = f.id) c
-                    GROUP BY c.cluster_id) g) ch
+        FROM ch
         WHERE m.tbl = $1 AND m.cluster_id = ch.simhash_dedup_cluster AND ch.chosen IS NOT NULL
           AND (m.canonical OR m.id = ch.chosen) AND m.canonical <> (m.id = ch.chosen)$q$,
         r.id_column, v_tbl, coalesce(r.keep, format('t.%I', r.id_column)))
