@@ -7,7 +7,7 @@
 #   make WERROR=1 ...             warnings are errors (the test script builds this way)
 
 EXTENSION  = simhash
-EXTVERSION = 1.3
+EXTVERSION = 1.4
 MODULE_big = simhash
 
 # The current version's install script is assembled from one file per feature

@@ -153,6 +153,23 @@ CREATE TABLE hs_data.crawl_sk AS
 SELECT c.*, resemblance_sketch(repeat('page ' || (c.id / 10) || ' ', 20) || (c.id % 10)) AS sk FROM hs_data.crawl c;
 CREATE TABLE hs_data.rdiffs AS
 SELECT d.*, (i % 5) / 4.0 AS resemblance FROM hs_data.diffs d, generate_series(1, 2) i;
+-- A table whose duplicate clusters are kept (started, changed, run and stopped by every path), and
+-- its changes: bound when made (BEGIN ATOMIC), they fire the capture triggers under the caller's path.
+CREATE TABLE hs_data.dd (id bigint PRIMARY KEY, sh simhash, sk resemblance_sketch);
+INSERT INTO hs_data.dd SELECT id, sh, sk FROM hs_data.crawl_sk;
+CREATE INDEX ON hs_data.dd USING simhash_mih (sh);
+CREATE FUNCTION hs_data.dd_change() RETURNS bigint LANGUAGE sql
+BEGIN ATOMIC
+    INSERT INTO hs_data.dd SELECT d.id + 1000, d.sh # '0000000000000001', d.sk FROM hs_data.dd d WHERE d.id < 40;
+    UPDATE hs_data.dd SET sh = sh # '0000000000000002' WHERE id > 1040;
+    DELETE FROM hs_data.dd WHERE id = 1011;
+    SELECT count(*) FROM hs_data.dd;
+END;
+CREATE FUNCTION hs_data.dd_reset() RETURNS bigint LANGUAGE sql
+BEGIN ATOMIC
+    DELETE FROM hs_data.dd WHERE id > 1000;
+    SELECT count(*) FROM hs_data.dd;
+END;
 RESET search_path;
 
 -- Every SQL and PL/pgSQL function of the extension is called below (this list fails when one is
@@ -175,6 +192,7 @@ CREATE FUNCTION hs_driver.run_all(path text) RETURNS TABLE (call text, answer te
 DECLARE
     q text;
     sql text;
+    seen text[] := '{}';
 BEGIN
     FOREACH q IN ARRAY ARRAY[
         'SELECT * FROM shared.simhash_cluster_summary(''SELECT id, sh FROM hs_data.pages'', 3)',
@@ -191,14 +209,30 @@ BEGIN
         'SELECT * FROM shared.simhash_threshold_pairs_confirmed(''SELECT id, sh, fp, sk FROM hs_data.crawl_sk'', 3, 6)',
         'SELECT * FROM shared.simhash_confirmed_histogram(''SELECT fp_diff, sh_diff, resemblance FROM hs_data.rdiffs'', 0.5)',
         'SELECT * FROM shared.simhash_quadrants_confirmed(''SELECT fp_diff, sh_diff, resemblance FROM hs_data.rdiffs'', total_pairs => 100)',
-        'SELECT * FROM shared.simhash_threshold_sweep_confirmed(''SELECT fp_diff, sh_diff, resemblance FROM hs_data.rdiffs'', max_k => 3)']
+        'SELECT * FROM shared.simhash_threshold_sweep_confirmed(''SELECT fp_diff, sh_diff, resemblance FROM hs_data.rdiffs'', max_k => 3)',
+        'SELECT shared.simhash_dedup_start(''hs_data.dd'', ''id'', ''sh'', 3, ''sk'', 0.5, keep => ''id DESC'')',
+        'SELECT hs_data.dd_change()',
+        'SELECT pages, clusters, backlog FROM shared.simhash_dedup_status(''hs_data.dd'')',
+        'SELECT shared.simhash_dedup_run(''hs_data.dd'')',
+        'SELECT * FROM shared.simhash_dedup_clusters(''hs_data.dd'')',
+        'SELECT pages, clusters, backlog FROM shared.simhash_dedup_status(''hs_data.dd'')',
+        'SELECT shared.simhash_dedup_run()',
+        'SELECT shared.simhash_dedup_stop(''hs_data.dd'')',
+        'SELECT hs_data.dd_reset()']
     LOOP
         sql := 'SELECT pg_catalog.string_agg(r::pg_catalog.text, '' '' ORDER BY r::pg_catalog.text) FROM ('
                || q || ') r';
         PERFORM pg_catalog.set_config('search_path', path, true);
         EXECUTE sql INTO answer;
         PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-        call := pg_catalog.substring(q, 'shared\.(\w+)');
+        call := COALESCE(pg_catalog.substring(q, 'shared\.(\w+)'), pg_catalog.substring(q, 'hs_data\.(\w+)\('));
+        -- a function called twice: its calls numbered
+        IF call OPERATOR(pg_catalog.=) ANY (seen) THEN
+            call := call OPERATOR(pg_catalog.||) ' (' OPERATOR(pg_catalog.||)
+                    (pg_catalog.array_length(pg_catalog.array_positions(seen, call), 1) OPERATOR(pg_catalog.+) 1)::pg_catalog.text
+                    OPERATOR(pg_catalog.||) ')';
+        END IF;
+        seen := seen OPERATOR(pg_catalog.||) pg_catalog.regexp_replace(call, ' \(\d+\)$', '');
         RETURN NEXT;
     END LOOP;
 END $$;
