@@ -10,6 +10,7 @@ packages=(
     libgtest-dev libbenchmark-dev           # core tests and benchmarks
     libipc-run-perl                         # PostgreSQL's TAP test framework
     libfaketime                             # a TAP test stops the server's clock
+    postgresql-15-cron                      # a TAP test keeps duplicate clusters current from pg_cron
     iproute2 util-linux                     # ss (free port), runuser, flock
     python3                                 # the build (HTML reference table); tests
     chromium                                # the heat map test renders SVG to PNG (python3 reads its pixels)

@@ -4,6 +4,7 @@
 -- cluster, the first by keep; the backlog and lag; bad arguments, other roles, tables of other
 -- shapes in one session, DROP TABLE and DROP COLUMN, DROP EXTENSION.
 \i sql/include/try.sql
+\i sql/include/dedup_foreground.sql
 SELECT current_database() AS regress_db \gset
 SET client_min_messages = warning;
 DROP ROLE IF EXISTS dedup_owner;
@@ -15,7 +16,8 @@ RESET client_min_messages;
 
 -- dd_check(tbl, src, k, minr, keep): the registered table's clusters against the batch job's over
 -- the same rows: pages in clusters, clusters, pages whose cluster (as its smallest page) differs,
--- and clusters whose canonical pages are not exactly the first by keep (then by id).
+-- and clusters whose canonical pages are not exactly the first by keep (then by id); an error when
+-- simhash_dedup_status's counts differ from the members'.
 CREATE FUNCTION pg_temp.dd_check(t regclass, src text, k int, minr float8 DEFAULT NULL, id_col text DEFAULT 'id',
                                  keep text DEFAULT NULL)
     RETURNS TABLE (pages bigint, clusters bigint, differences bigint, canonical_wrong bigint) LANGUAGE plpgsql AS $$
@@ -37,6 +39,11 @@ BEGIN
                     FROM dd_got g JOIN %s p ON p.%I = g.dd_id GROUP BY g.dd_cluster) x
                     WHERE x.n <> 1 OR x.first <> x.chosen', coalesce(keep, 'g.dd_id'), t, id_col)
         INTO canonical_wrong;
+    -- status reports counters kept by each batch: they must be what the members say
+    IF (SELECT (s.pages, s.clusters) IS DISTINCT FROM (dd_check.pages, dd_check.clusters) FROM simhash_dedup_status(t) s) THEN
+        RAISE EXCEPTION 'simhash_dedup_status counts % pages in % clusters; the members are % in %',
+            (SELECT s.pages FROM simhash_dedup_status(t) s), (SELECT s.clusters FROM simhash_dedup_status(t) s), pages, clusters;
+    END IF;
     DROP TABLE dd_exp, dd_got;
     RETURN NEXT;
 END $$;
@@ -262,6 +269,38 @@ SELECT pg_temp.try($$SELECT simhash_dedup_run('"Dedup Crawl".owned')$$);
 RESET ROLE;
 SELECT simhash_dedup_run() > 0 AS applied_as_owner;
 SELECT * FROM pg_temp.dd_check('"Dedup Crawl".owned', 'SELECT id, sh FROM "Dedup Crawl".owned', 3);
+-- The run of a superuser (a pg_cron job's, the background worker's) works on an owner's table as
+-- the owner in a security-restricted operation: the keep expression runs with the owner's rights
+-- and cannot SET ROLE back to the superuser's (PostgreSQL refuses it with 42501).
+SET ROLE dedup_owner;
+CREATE TABLE "Dedup Crawl".sneaky (id bigint PRIMARY KEY, sh simhash);
+CREATE INDEX ON "Dedup Crawl".sneaky USING simhash_mih (sh);
+CREATE TABLE "Dedup Crawl".sneaky_log (who name, superuser boolean, what text);
+CREATE FUNCTION "Dedup Crawl".sneaky_keep(page bigint) RETURNS bigint LANGUAGE plpgsql AS $f$
+BEGIN
+    INSERT INTO "Dedup Crawl".sneaky_log SELECT current_user, rolsuper, 'keep' FROM pg_roles WHERE rolname = current_user;
+    BEGIN
+        PERFORM set_config('role', 'none', true);
+        INSERT INTO "Dedup Crawl".sneaky_log SELECT current_user, rolsuper, 'role reset' FROM pg_roles WHERE rolname = current_user;
+    EXCEPTION WHEN OTHERS THEN
+        INSERT INTO "Dedup Crawl".sneaky_log VALUES (current_user, NULL, SQLSTATE || ': ' || SQLERRM);
+    END;
+    RETURN page;
+END $f$;
+SELECT simhash_dedup_start('"Dedup Crawl".sneaky', 'id', 'sh', 3, keep => '"Dedup Crawl".sneaky_keep(id)') AS clusters;
+RESET ROLE;
+INSERT INTO "Dedup Crawl".sneaky VALUES (1, '0000000000000000'), (2, '0000000000000001'), (3, '0000000000000003');
+SELECT simhash_dedup_run() AS applied_by_superuser;
+SELECT DISTINCT who, superuser, what FROM "Dedup Crawl".sneaky_log ORDER BY what;
+SELECT id, canonical FROM simhash_dedup_clusters('"Dedup Crawl".sneaky');
+SELECT current_user = session_user AS still_myself;
+-- the function the run calls checks the caller too
+SET ROLE dedup_other;
+SELECT pg_temp.try($$SELECT simhash_dedup_as_owner('"Dedup Crawl".sneaky', 10)$$);
+RESET ROLE;
+DROP TABLE "Dedup Crawl".sneaky, "Dedup Crawl".sneaky_log;
+DROP FUNCTION "Dedup Crawl".sneaky_keep(bigint);
+
 SELECT '"Dedup Crawl".owned'::regclass::oid AS owned_oid \gset
 SET ROLE dedup_owner;
 DROP TABLE "Dedup Crawl".owned;

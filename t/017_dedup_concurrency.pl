@@ -12,6 +12,8 @@ use Time::HiRes qw(time);
 
 my $node = PostgreSQL::Test::Cluster->new('dedup');
 $node->init;
+# the runs here are the clients' own (t/019 has the background worker's)
+$node->append_conf('postgresql.conf', 'simhash.dedup_in_background = off');
 $node->start;
 $node->safe_psql('postgres', q{
 	CREATE EXTENSION simhash;

@@ -22,7 +22,10 @@ CREATE TABLE simhash_dedup_tables (
     next_cluster_id bigint NOT NULL DEFAULT 1,
     started timestamp with time zone NOT NULL DEFAULT pg_catalog.now(),
     last_run timestamp with time zone,
-    applied bigint NOT NULL DEFAULT 0);
+    applied bigint NOT NULL DEFAULT 0,
+    -- what simhash_dedup_status reports, kept by start and each batch (counting is O(members))
+    pages bigint NOT NULL DEFAULT 0,
+    clusters bigint NOT NULL DEFAULT 0);
 
 CREATE TABLE simhash_dedup_members (
     tbl regclass NOT NULL,
@@ -74,6 +77,15 @@ CREATE POLICY simhash_dedup_owner ON simhash_dedup_queue
 CREATE POLICY simhash_dedup_capture ON simhash_dedup_queue FOR INSERT
     WITH CHECK (pg_catalog.has_table_privilege(tbl, 'INSERT, UPDATE, DELETE, TRUNCATE'));
 
+-- A registered table's work in simhash_dedup_run, as its owner in a security-restricted operation
+-- (the keep expression runs with the owner's rights only, whoever runs it).
+CREATE FUNCTION simhash_dedup_as_owner(tbl regclass, max_changes integer) RETURNS bigint
+    AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+-- Asks for the database's background worker when the transaction commits
+-- (simhash.dedup_in_background).
+CREATE FUNCTION simhash_dedup_wake() RETURNS void
+    AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
 -- The capture trigger: one statement per writing statement, whatever its row count. Arguments:
 -- the id, hash and sketch ('' for none) columns. An UPDATE queues the pages whose id, hash or sketch
 -- changed (transition tables cannot be limited to columns: UPDATE OF is not allowed with them).
@@ -111,12 +123,51 @@ BEGIN
     ELSIF TG_OP = 'TRUNCATE' THEN
         INSERT INTO @extschema@.simhash_dedup_queue (tbl, id) VALUES (TG_RELID, NULL);
     END IF;
+    PERFORM @extschema@.simhash_dedup_wake();
     RETURN NULL;
 END
 $$;
 
+-- The capture triggers of a table, one per event, each with the transition tables it needs.
+CREATE FUNCTION simhash_dedup_trigger(tbl regclass, id_column name, hash_column name, sketch_column name) RETURNS void
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+DECLARE
+    v_tbl regclass := tbl;
+    t record;
+BEGIN
+    FOR t IN SELECT * FROM (VALUES ('insert', ' REFERENCING NEW TABLE AS simhash_dedup_new'),
+                                   ('update', ' REFERENCING OLD TABLE AS simhash_dedup_old NEW TABLE AS simhash_dedup_new'),
+                                   ('delete', ' REFERENCING OLD TABLE AS simhash_dedup_old'),
+                                   ('truncate', '')) v (event, transition) LOOP
+        EXECUTE format('CREATE TRIGGER %I AFTER %s ON %s%s FOR EACH STATEMENT'
+                       ' EXECUTE FUNCTION @extschema@.simhash_dedup_capture(%L, %L, %L)',
+                       'simhash_dedup_' || t.event, upper(t.event), v_tbl, t.transition,
+                       id_column, hash_column, coalesce(sketch_column, ''));
+    END LOOP;
+END
+$$;
+
+-- Drops a table's capture triggers: those that call simhash_dedup_capture, whatever their names
+-- (a restored table's too).
+CREATE FUNCTION simhash_dedup_untrigger(tbl regclass) RETURNS void
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+DECLARE
+    v_tbl regclass := tbl;
+    v_trigger name;
+BEGIN
+    FOR v_trigger IN SELECT tr.tgname FROM pg_trigger tr
+                     WHERE tr.tgrelid = v_tbl AND tr.tgfoid = '@extschema@.simhash_dedup_capture()'::regprocedure LOOP
+        EXECUTE format('DROP TRIGGER %I ON %s', v_trigger, v_tbl);
+    END LOOP;
+END
+$$;
+
 -- The maintainer's work tables, temporary, made once a session (readable by every role the session
--- switches to: a run over several tables works as each table's owner).
+-- switches to: a run over several tables works as each table's owner), emptied before each batch.
 CREATE FUNCTION simhash_dedup_work() RETURNS void
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
     SET search_path = pg_catalog, pg_temp
@@ -228,9 +279,12 @@ DECLARE
     v_type oid;
     v_attnum smallint;
     v_source text;
+    v_clustering text;
+    v_canonical text;
+    v_join text := '';
     v_base bigint;
+    v_pages bigint;
     v_clusters bigint;
-    v_trigger name;
 BEGIN
     IF v_tbl IS NULL OR v_id IS NULL OR v_hash IS NULL OR v_k IS NULL THEN
         RAISE EXCEPTION 'simhash_dedup_start: tbl, id_column, hash_column and k must not be NULL' USING ERRCODE = '22004';
@@ -298,11 +352,7 @@ BEGIN
     END IF;
 
     -- A restored table comes with its triggers, and maybe changes queued since: both replaced.
-    FOR v_trigger IN SELECT tr.tgname FROM pg_trigger tr WHERE tr.tgrelid = v_tbl
-                     AND tr.tgname IN ('simhash_dedup_insert', 'simhash_dedup_update', 'simhash_dedup_delete',
-                                       'simhash_dedup_truncate') LOOP
-        EXECUTE format('DROP TRIGGER %I ON %s', v_trigger, v_tbl);
-    END LOOP;
+    PERFORM @extschema@.simhash_dedup_untrigger(v_tbl);
     DELETE FROM @extschema@.simhash_dedup_queue q WHERE q.tbl = v_tbl;
     INSERT INTO @extschema@.simhash_dedup_tables (tbl, id_column, hash_column, k, sketch_column, min_resemblance, keep)
     VALUES (v_tbl, v_id, v_hash, v_k, v_sketch, v_min, v_keep);
@@ -314,49 +364,46 @@ BEGIN
         RAISE EXCEPTION 'keep must be an ORDER BY list over the columns of %: %', v_tbl, SQLERRM USING ERRCODE = '22023';
     END;
 
-    EXECUTE format('CREATE TRIGGER simhash_dedup_insert AFTER INSERT ON %s REFERENCING NEW TABLE AS simhash_dedup_new'
-                   ' FOR EACH STATEMENT EXECUTE FUNCTION @extschema@.simhash_dedup_capture(%L, %L, %L)',
-                   v_tbl, v_id, v_hash, coalesce(v_sketch, ''));
-    EXECUTE format('CREATE TRIGGER simhash_dedup_update AFTER UPDATE ON %s'
-                   ' REFERENCING OLD TABLE AS simhash_dedup_old NEW TABLE AS simhash_dedup_new'
-                   ' FOR EACH STATEMENT EXECUTE FUNCTION @extschema@.simhash_dedup_capture(%L, %L, %L)',
-                   v_tbl, v_id, v_hash, coalesce(v_sketch, ''));
-    EXECUTE format('CREATE TRIGGER simhash_dedup_delete AFTER DELETE ON %s REFERENCING OLD TABLE AS simhash_dedup_old'
-                   ' FOR EACH STATEMENT EXECUTE FUNCTION @extschema@.simhash_dedup_capture(%L, %L, %L)',
-                   v_tbl, v_id, v_hash, coalesce(v_sketch, ''));
-    EXECUTE format('CREATE TRIGGER simhash_dedup_truncate AFTER TRUNCATE ON %s'
-                   ' FOR EACH STATEMENT EXECUTE FUNCTION @extschema@.simhash_dedup_capture(%L, %L, %L)',
-                   v_tbl, v_id, v_hash, coalesce(v_sketch, ''));
+    PERFORM @extschema@.simhash_dedup_trigger(v_tbl, v_id, v_hash, v_sketch);
 
-    -- The initial clusters, by the all-pairs job; ids in the order of their smallest page.
+    -- The initial clusters, written in one statement from the all-pairs job (whose cluster_id is a
+    -- cluster's smallest page): ids in the order of their smallest page, the canonical page the first
+    -- by keep (without keep, the smallest page: no need to read the table).
     IF v_sketch IS NULL THEN
         v_source := format('SELECT t.%1$I, t.%2$I FROM %3$s t WHERE t.%1$I IS NOT NULL AND t.%2$I IS NOT NULL',
                            v_id, v_hash, v_tbl);
-        INSERT INTO pg_temp.simhash_dedup_final (id, comp)
-        SELECT c.id, c.cluster_id FROM @extschema@.simhash_clusters(v_source, v_k) c;
+        v_clustering := format('@extschema@.simhash_clusters(%L, %s)', v_source, v_k);
     ELSE
         v_source := format('SELECT t.%1$I, t.%2$I, t.%4$I FROM %3$s t'
                            ' WHERE t.%1$I IS NOT NULL AND t.%2$I IS NOT NULL AND t.%4$I IS NOT NULL',
                            v_id, v_hash, v_tbl, v_sketch);
-        INSERT INTO pg_temp.simhash_dedup_final (id, comp)
-        SELECT c.id, c.cluster_id FROM @extschema@.simhash_clusters_confirmed(v_source, v_k, v_min) c;
+        v_clustering := format('@extschema@.simhash_clusters_confirmed(%L, %s, $3)', v_source, v_k);
     END IF;
-    SELECT count(DISTINCT f.comp) INTO v_clusters FROM pg_temp.simhash_dedup_final f;
-    UPDATE @extschema@.simhash_dedup_tables g SET next_cluster_id = g.next_cluster_id + v_clusters
-    WHERE g.tbl = v_tbl RETURNING g.next_cluster_id - v_clusters INTO v_base;
-    INSERT INTO pg_temp.simhash_dedup_compid (comp, cluster_id)
-    SELECT c.comp, v_base + row_number() OVER (ORDER BY c.comp) - 1 FROM (SELECT DISTINCT f.comp FROM pg_temp.simhash_dedup_final f) c;
-    INSERT INTO @extschema@.simhash_dedup_members (tbl, id, cluster_id, canonical)
-    SELECT v_tbl, f.id, i.cluster_id, false
-    FROM pg_temp.simhash_dedup_final f JOIN pg_temp.simhash_dedup_compid i ON i.comp = f.comp;
-    PERFORM @extschema@.simhash_dedup_canonical(v_tbl);
-    UPDATE @extschema@.simhash_dedup_tables g SET last_run = clock_timestamp() WHERE g.tbl = v_tbl;
+    IF v_keep IS NULL THEN
+        v_canonical := 'c.simhash_dedup_page = c.simhash_dedup_comp';
+    ELSE
+        v_canonical := format('row_number() OVER (PARTITION BY c.simhash_dedup_comp ORDER BY %s, t.%I) = 1', v_keep, v_id);
+        v_join := format(' JOIN %s t ON t.%I = c.simhash_dedup_page', v_tbl, v_id);
+    END IF;
+    SELECT g.next_cluster_id INTO v_base FROM @extschema@.simhash_dedup_tables g WHERE g.tbl = v_tbl;
+    EXECUTE format($q$
+        WITH placed AS (
+            INSERT INTO @extschema@.simhash_dedup_members (tbl, id, cluster_id, canonical)
+            SELECT $1, c.simhash_dedup_page, $2 + dense_rank() OVER (ORDER BY c.simhash_dedup_comp) - 1, %s
+            FROM (SELECT x.id AS simhash_dedup_page, x.cluster_id AS simhash_dedup_comp FROM %s x) c%s
+            RETURNING cluster_id)
+        SELECT count(*), coalesce(max(p.cluster_id) - $2 + 1, 0) FROM placed p$q$, v_canonical, v_clustering, v_join)
+        INTO v_pages, v_clusters USING v_tbl, v_base, v_min;
+    UPDATE @extschema@.simhash_dedup_tables g
+    SET next_cluster_id = v_base + v_clusters, pages = v_pages, clusters = v_clusters, last_run = clock_timestamp()
+    WHERE g.tbl = v_tbl;
     RETURN v_clusters;
 END
 $$;
 
 -- One batch: the changed pages in pg_temp.simhash_dedup_batch (with every member of a truncated
--- table), applied to the clusters. The caller holds the table's maintainer lock.
+-- table), applied to the clusters. The caller holds the table's maintainer lock and has emptied the
+-- other work tables (simhash_dedup_work).
 CREATE FUNCTION simhash_dedup_apply(tbl regclass) RETURNS void
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
     SET search_path = pg_catalog, pg_temp
@@ -373,13 +420,6 @@ DECLARE
     v_base bigint;
 BEGIN
     SELECT g.* INTO r FROM @extschema@.simhash_dedup_tables g WHERE g.tbl = v_tbl;
-    DELETE FROM pg_temp.simhash_dedup_old;
-    DELETE FROM pg_temp.simhash_dedup_node;
-    DELETE FROM pg_temp.simhash_dedup_edge;
-    DELETE FROM pg_temp.simhash_dedup_uedge;
-    DELETE FROM pg_temp.simhash_dedup_label;
-    DELETE FROM pg_temp.simhash_dedup_final;
-    DELETE FROM pg_temp.simhash_dedup_compid;
 
     -- The clusters the batch touches, with all their members.
     INSERT INTO pg_temp.simhash_dedup_old (id, cluster_id, canonical, changed)
@@ -501,6 +541,17 @@ BEGIN
     ON CONFLICT ON CONSTRAINT simhash_dedup_members_pkey
     DO UPDATE SET cluster_id = EXCLUDED.cluster_id WHERE m.cluster_id <> EXCLUDED.cluster_id;
 
+    -- The counters: the touched clusters' members were replaced by the placed pages (the untouched
+    -- clusters' pages stay members), the touched and joined clusters by the components.
+    UPDATE @extschema@.simhash_dedup_tables g
+    SET pages = g.pages + (SELECT count(*) FROM pg_temp.simhash_dedup_final f WHERE f.b_cluster IS NULL)
+                        - (SELECT count(*) FROM pg_temp.simhash_dedup_old),
+        clusters = g.clusters + (SELECT count(*) FROM pg_temp.simhash_dedup_compid)
+                              - (SELECT count(*) FROM (SELECT o.cluster_id FROM pg_temp.simhash_dedup_old o
+                                                       UNION SELECT f.b_cluster FROM pg_temp.simhash_dedup_final f
+                                                       WHERE f.b_cluster IS NOT NULL) x)
+    WHERE g.tbl = v_tbl;
+
     -- The canonical page of every cluster whose members changed.
     PERFORM @extschema@.simhash_dedup_canonical(v_tbl);
 END
@@ -526,9 +577,8 @@ BEGIN
     IF NOT FOUND THEN
         RETURN 0;
     END IF;
-    PERFORM @extschema@.simhash_dedup_work();
     WHILE v_done < v_max LOOP
-        DELETE FROM pg_temp.simhash_dedup_batch;
+        PERFORM @extschema@.simhash_dedup_work();
         WITH taken AS (
             DELETE FROM @extschema@.simhash_dedup_queue q
             WHERE q.ctid = ANY (ARRAY(SELECT x.ctid FROM @extschema@.simhash_dedup_queue x WHERE x.tbl = v_tbl
@@ -559,8 +609,6 @@ DECLARE
     v_tbl regclass := tbl;
     v_max integer := max_changes;
     t record;
-    v_me oid := (SELECT r.oid FROM pg_roles r WHERE r.rolname = current_user);
-    v_saved text;
     v_total bigint := 0;
 BEGIN
     IF v_max IS NULL OR v_max < 1 THEN
@@ -575,9 +623,10 @@ BEGIN
                 HINT = 'Start with simhash_dedup_start.';
         END IF;
     END IF;
-    FOR t IN SELECT g.tbl, c.relowner, o.rolname
+    -- the work tables, made now: the tables' work runs in security-restricted operations
+    PERFORM @extschema@.simhash_dedup_work();
+    FOR t IN SELECT g.tbl, c.relowner
              FROM @extschema@.simhash_dedup_tables g LEFT JOIN pg_class c ON c.oid = g.tbl
-             LEFT JOIN pg_roles o ON o.oid = c.relowner
              WHERE v_tbl IS NULL OR g.tbl = v_tbl ORDER BY g.tbl::oid LOOP
         IF t.relowner IS NULL THEN
             -- the table is gone and its DROP did not reach the event trigger
@@ -585,15 +634,7 @@ BEGIN
             CONTINUE;
         END IF;
         CONTINUE WHEN NOT pg_has_role(t.relowner, 'MEMBER');
-        IF t.relowner = v_me THEN
-            v_total := v_total + @extschema@.simhash_dedup_run_table(t.tbl, (v_max - v_total)::integer);
-        ELSE
-            -- the table's own work (its keep expression included) runs as its owner
-            v_saved := current_setting('role');
-            PERFORM set_config('role', t.rolname, true);
-            v_total := v_total + @extschema@.simhash_dedup_run_table(t.tbl, (v_max - v_total)::integer);
-            PERFORM set_config('role', v_saved, true);
-        END IF;
+        v_total := v_total + @extschema@.simhash_dedup_as_owner(t.tbl, (v_max - v_total)::integer);
         EXIT WHEN v_total >= v_max;
     END LOOP;
     RETURN v_total;
@@ -615,10 +656,7 @@ BEGIN
     IF NOT FOUND THEN
         RAISE EXCEPTION 'duplicate clusters of % are not kept', v_tbl USING ERRCODE = '42704';
     END IF;
-    EXECUTE format('DROP TRIGGER IF EXISTS simhash_dedup_insert ON %1$s;'
-                   ' DROP TRIGGER IF EXISTS simhash_dedup_update ON %1$s;'
-                   ' DROP TRIGGER IF EXISTS simhash_dedup_delete ON %1$s;'
-                   ' DROP TRIGGER IF EXISTS simhash_dedup_truncate ON %1$s', v_tbl);
+    PERFORM @extschema@.simhash_dedup_untrigger(v_tbl);
     PERFORM @extschema@.simhash_dedup_forget(v_tbl);
 END
 $$;
@@ -658,9 +696,7 @@ BEGIN
             HINT = 'Start with simhash_dedup_start.';
     END IF;
     RETURN QUERY
-    SELECT (SELECT count(*) FROM @extschema@.simhash_dedup_members m WHERE m.tbl = v_tbl),
-           (SELECT count(DISTINCT m.cluster_id) FROM @extschema@.simhash_dedup_members m WHERE m.tbl = v_tbl),
-           q.n, coalesce(clock_timestamp() - q.oldest, interval '0'), g.last_run
+    SELECT g.pages, g.clusters, q.n, coalesce(clock_timestamp() - q.oldest, interval '0'), g.last_run
     FROM @extschema@.simhash_dedup_tables g,
          (SELECT count(*) AS n, min(x.queued) AS oldest FROM @extschema@.simhash_dedup_queue x WHERE x.tbl = v_tbl) q
     WHERE g.tbl = v_tbl;
@@ -684,10 +720,7 @@ BEGIN
         IF o.objsubid = 0 THEN
             PERFORM @extschema@.simhash_dedup_forget(o.tbl);
         ELSIF o.column_name IN (o.id_column, o.hash_column, o.sketch_column) THEN
-            EXECUTE format('DROP TRIGGER IF EXISTS simhash_dedup_insert ON %1$s;'
-                           ' DROP TRIGGER IF EXISTS simhash_dedup_update ON %1$s;'
-                           ' DROP TRIGGER IF EXISTS simhash_dedup_delete ON %1$s;'
-                           ' DROP TRIGGER IF EXISTS simhash_dedup_truncate ON %1$s', o.tbl);
+            PERFORM @extschema@.simhash_dedup_untrigger(o.tbl);
             PERFORM @extschema@.simhash_dedup_forget(o.tbl);
             RAISE NOTICE 'duplicate clusters of % are no longer kept: column % was dropped', o.tbl, quote_ident(o.column_name);
         END IF;
@@ -699,8 +732,16 @@ $$;
 REVOKE ALL ON FUNCTION simhash_dedup_dropped() FROM PUBLIC;
 CREATE EVENT TRIGGER simhash_dedup_dropped ON sql_drop EXECUTE FUNCTION simhash_dedup_dropped();
 
+COMMENT ON FUNCTION simhash_dedup_as_owner(regclass, integer) IS
+    'simhash_dedup support: simhash_dedup_run_table as the table''s owner, in a security-restricted operation';
+COMMENT ON FUNCTION simhash_dedup_wake() IS
+    'simhash_dedup support: asks for the background worker when the transaction commits (simhash.dedup_in_background)';
 COMMENT ON FUNCTION simhash_dedup_capture() IS
     'trigger of simhash_dedup_start: queues the ids of the pages a statement inserted, deleted or changed';
+COMMENT ON FUNCTION simhash_dedup_trigger(regclass, name, name, name) IS
+    'simhash_dedup support: adds a table''s capture triggers';
+COMMENT ON FUNCTION simhash_dedup_untrigger(regclass) IS
+    'simhash_dedup support: drops a table''s capture triggers';
 COMMENT ON FUNCTION simhash_dedup_work() IS
     'simhash_dedup support: makes (once a session) and empties the maintainer''s temporary work tables';
 COMMENT ON FUNCTION simhash_dedup_canonical(regclass) IS

@@ -8,4 +8,7 @@
 /* index_am/am/mih_am_options.c: the reloptions of simhash_mih indexes (blocks, compact). */
 extern void mih_init_reloptions(void);
 
+/* dedup/dedup_worker.c: the duplicate clusters kept current, a service of the background worker. */
+extern void simhash_dedup_init(void);
+
 #endif

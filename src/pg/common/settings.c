@@ -10,6 +10,7 @@ int			sh_pairs_memory_limit_kb = 1024 * 1024;
 int			sh_job_threads = 2;
 int			sh_settle_delay_s = 30;
 int			sh_max_merge_workers_per_db = 1;
+bool		sh_dedup_in_background = true;
 
 void
 sh_define_settings(void)
@@ -32,5 +33,10 @@ sh_define_settings(void)
 							"How many merge workers may serve the simhash_mih indexes of one database at once.",
 							"Each takes a slot of max_worker_processes, which parallel query and logical replication share.",
 							&sh_max_merge_workers_per_db, 1, 1, 64, PGC_SIGHUP, 0, NULL, NULL, NULL);
+	/* USERSET: ALTER DATABASE ... SET reaches the writers' sessions and the worker of the database. */
+	DefineCustomBoolVariable("simhash.dedup_in_background",
+							 "Whether the background worker keeps the duplicate clusters of registered tables current.",
+							 "Off: the changes wait for simhash_dedup_run (a scheduler such as pg_cron calls it).",
+							 &sh_dedup_in_background, true, PGC_USERSET, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("simhash");
 }

@@ -22,6 +22,12 @@ extern int	sh_settle_delay_s;
  */
 extern int	sh_max_merge_workers_per_db;
 
+/*
+ * simhash.dedup_in_background: whether the background worker applies the changes of the tables whose
+ * duplicate clusters are kept current (dedup/dedup_worker.c); off leaves them to simhash_dedup_run.
+ */
+extern bool sh_dedup_in_background;
+
 /* Registers the settings with PostgreSQL (from _PG_init). */
 extern void sh_define_settings(void);
 

@@ -27,4 +27,5 @@ _PG_init(void)
 
 	sh_define_settings();
 	mih_init_reloptions();
+	simhash_dedup_init();
 }

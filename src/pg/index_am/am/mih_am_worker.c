@@ -30,8 +30,12 @@
  * pg_stat_progress_vacuum shows the worker's merges as the cleanup of the table's indexes, and
  * simhash_mih_merge_progress their phases and rows; pg_stat_activity shows the worker idle while
  * it waits.
+ *
+ * Other wings add services to the worker (mih_worker.h: the duplicate clusters kept current), which
+ * it serves on each look within the same slots, and stays for while any has work.
  */
 #include "am/mih_am.h"
+#include "am/mih_worker.h"
 #include "settings.h"
 
 #include "access/genam.h"
@@ -82,6 +86,19 @@ typedef struct Served
 static Served *served = NULL;
 static int	nserved = 0;
 static int	maxserved = 0;
+
+/* The services other wings added (mih_worker_add_service). */
+#define MAX_SERVICES		4
+static const MihWorkerService *services[MAX_SERVICES];
+static int	nservices = 0;
+
+void
+mih_worker_add_service(const MihWorkerService *service)
+{
+	if (nservices == MAX_SERVICES)
+		elog(ERROR, "simhash: too many background worker services");
+	services[nservices++] = service;
+}
 
 static void
 claim_tag(LOCKTAG *tag, Oid indexoid)
@@ -155,6 +172,29 @@ slot_free(void)
 	return false;
 }
 
+/* Registers a worker for this backend's database (it exits at once if it finds no slot free). */
+static void
+start_worker(void)
+{
+	BackgroundWorker worker;
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+#ifdef BGWORKER_INTERRUPTIBLE
+	/* 19 terminates it for DROP DATABASE and the like; before, it leaves itself (mih_am_leave.c). */
+	worker.bgw_flags |= BGWORKER_INTERRUPTIBLE;
+#endif
+	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+	worker.bgw_restart_time = BGW_NEVER_RESTART;
+	/* MODULE_big in the Makefile: the worker process loads this library by that name. */
+	snprintf(worker.bgw_library_name, BGW_MAXLEN, "simhash");
+	snprintf(worker.bgw_function_name, BGW_MAXLEN, "simhash_mih_merge_worker");
+	snprintf(worker.bgw_name, BGW_MAXLEN, "simhash_mih merge of database %u", MyDatabaseId);
+	snprintf(worker.bgw_type, BGW_MAXLEN, "simhash_mih merge");
+	worker.bgw_main_arg = ObjectIdGetDatum(MyDatabaseId);
+	(void) RegisterDynamicBackgroundWorker(&worker, NULL);
+}
+
 /*
  * Starts a worker for the index's database if a merge is due or the index is to be settled once
  * its writers pause, unless a worker serves the index or the database has no worker slot free
@@ -164,7 +204,6 @@ slot_free(void)
 void
 mih_merge_in_background(Relation index)
 {
-	BackgroundWorker worker;
 	LOCKTAG		tag;
 
 	/*
@@ -185,21 +224,14 @@ mih_merge_in_background(Relation index)
 	claim_tag(&tag, RelationGetRelid(index));
 	if (held(&tag) || !slot_free())
 		return;
-	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-#ifdef BGWORKER_INTERRUPTIBLE
-	/* 19 terminates it for DROP DATABASE and the like; before, it leaves itself (mih_am_leave.c). */
-	worker.bgw_flags |= BGWORKER_INTERRUPTIBLE;
-#endif
-	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
-	worker.bgw_restart_time = BGW_NEVER_RESTART;
-	/* MODULE_big in the Makefile: the worker process loads this library by that name. */
-	snprintf(worker.bgw_library_name, BGW_MAXLEN, "simhash");
-	snprintf(worker.bgw_function_name, BGW_MAXLEN, "simhash_mih_merge_worker");
-	snprintf(worker.bgw_name, BGW_MAXLEN, "simhash_mih merge of database %u", MyDatabaseId);
-	snprintf(worker.bgw_type, BGW_MAXLEN, "simhash_mih merge");
-	worker.bgw_main_arg = ObjectIdGetDatum(MyDatabaseId);
-	(void) RegisterDynamicBackgroundWorker(&worker, NULL);
+	start_worker();
+}
+
+void
+mih_worker_start(void)
+{
+	if (slot_free())
+		start_worker();
 }
 
 typedef enum Opened
@@ -418,6 +450,8 @@ work_left(void)
 	}
 	if (oids != NULL)
 		pfree(oids);
+	for (int i = 0; i < nservices && !left; i++)
+		left = services[i]->due();
 	return left;
 }
 
@@ -518,15 +552,19 @@ look_at(Served *s)
 }
 
 /*
- * Serves the indexes of the database with work until none is left: every LOOK_MS, claims those
- * that came to have work and looks at each it serves; lets go of those done with, after one more
- * look at their work (an inserter that flushed meanwhile saw the claim and started no worker).
+ * Serves the indexes of the database with work, and the services, until neither has work left:
+ * every LOOK_MS (at once while a service has more waiting), claims the indexes that came to have
+ * work and looks at each it serves, then at each service; lets go of the indexes done with, after
+ * one more look at their work (an inserter that flushed meanwhile saw the claim and started no
+ * worker).
  */
 static void
 serve(void)
 {
 	for (;;)
 	{
+		MihServiceState state = MIH_SERVICE_IDLE;
+
 		leave_if_wanted();
 		claim_all();
 		for (int i = 0; i < nserved;)
@@ -534,16 +572,22 @@ serve(void)
 			if (look_at(&served[i]) || let_go(i))
 				i++;
 		}
-		if (nserved == 0)
+		for (int i = 0; i < nservices; i++)
+			state = Max(state, services[i]->serve());
+		if (nserved == 0 && state == MIH_SERVICE_IDLE)
 			return;
-		wait_a_look();
+		if (state != MIH_SERVICE_MORE)
+			wait_a_look();
+		else
+			CHECK_FOR_INTERRUPTS();
 	}
 }
 
 /*
- * The worker of a database. It connects without a role, as autovacuum does: it runs no user code
- * (a merge reads stored hashes and writes index pages), and an index's owner may be a role that
- * cannot log in. Its locks are session locks, released when it exits, also on an error
+ * The worker of a database. It connects without a role, as autovacuum does: its merges run no
+ * user code (a merge reads stored hashes and writes index pages), an index's owner may be a role
+ * that cannot log in, and what its services run of a table's own code runs as the table's owner
+ * (simhash_dedup_as_owner). Its locks are session locks, released when it exits, also on an error
  * (ShutdownPostgres).
  */
 void
