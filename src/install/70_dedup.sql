@@ -570,7 +570,22 @@ DECLARE
     v_n bigint;
     v_truncated boolean;
     v_done bigint := 0;
+    v_name text;
 BEGIN
+    -- The table first, then its registry row: the order of DROP TABLE (and DROP COLUMN), whose
+    -- event trigger deletes the row after locking the table. The other order deadlocked with it
+    -- (the event trigger lost, and the dropped table's state was left behind). A table locked
+    -- exclusively (being dropped, truncated, altered) is skipped, as one another maintainer holds.
+    SELECT format('%I.%I', n.nspname, c.relname) INTO v_name
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = v_tbl;
+    IF NOT FOUND THEN
+        RETURN 0;
+    END IF;
+    BEGIN
+        EXECUTE format('LOCK TABLE %s IN ACCESS SHARE MODE NOWAIT', v_name);
+    EXCEPTION WHEN lock_not_available OR undefined_table THEN
+        RETURN 0;
+    END;
     -- One maintainer per table: the registry row, locked by the maintainer only (writers never
     -- read it), skipped when locked.
     PERFORM FROM @extschema@.simhash_dedup_tables g WHERE g.tbl = v_tbl FOR UPDATE SKIP LOCKED;
