@@ -35,7 +35,9 @@ my $primary = PostgreSQL::Test::Cluster->new('dedup_primary');
 $primary->init(allows_streaming => 1);
 # The merge worker stays a minute after writes (as in t/016): it is in the database DROP DATABASE
 # drops. A killed backend restarts the server as in production (the test framework turns that off).
-$primary->append_conf('postgresql.conf', "simhash.settle_delay = 60\nrestart_after_crash = on\n");
+# The runs here are the test's own (the background worker's are in t/019), but in (2).
+$primary->append_conf('postgresql.conf',
+	"simhash.settle_delay = 60\nrestart_after_crash = on\nsimhash.dedup_in_background = off\n");
 $primary->start;
 $primary->safe_psql('postgres', q{
 	CREATE EXTENSION simhash;
@@ -332,24 +334,31 @@ $dropper->quit;
 is($primary->safe_psql('postgres', $left), '0 0 0', 'the committed DROP forgets the table');
 
 # ---- (2) DROP DATABASE by its owner right after writes ----------------------------------------
+# The background worker applies this database's changes: it is working there when DROP DATABASE comes.
 $primary->safe_psql('postgres', 'CREATE DATABASE crawl', extra_params => [ '-U', 'crawler' ]);
 $primary->safe_psql('crawl', q{
 	CREATE EXTENSION simhash;
+	-- (the setting is known once the library is loaded: then its database's owner may set it)
+	SELECT '0000000000000000'::simhash;
+	ALTER DATABASE crawl SET simhash.dedup_in_background = on;
 	CREATE TABLE pages (id bigserial PRIMARY KEY, sh simhash);
 	CREATE INDEX ON pages USING simhash_mih (sh) WITH (pending_limit = 64);
 	INSERT INTO pages (sh) SELECT ('x' || substr(md5(g::text), 1, 16))::bit(64)::simhash FROM generate_series(1, 3000) g;
 	INSERT INTO pages (sh) SELECT sh # '0000000000000003' FROM pages;
 	SELECT simhash_dedup_start('pages', 'id', 'sh', 3);
 	INSERT INTO pages (sh) SELECT sh # '0000000000000100' FROM pages WHERE id <= 5000;
-	SELECT simhash_dedup_run();
+	SELECT simhash_dedup_run();}, extra_params => [ '-U', 'crawler' ]);
+my $applied = $primary->safe_psql('crawl', q{SELECT applied FROM simhash_dedup_tables}, extra_params => [ '-U', 'crawler' ]);
+$primary->safe_psql('crawl', q{
 	-- two flushes of the index's pending rows: the merge worker comes
 	INSERT INTO pages (sh) SELECT ('x' || substr(md5(random()::text), 1, 16))::bit(64)::simhash FROM generate_series(1, 10000);
 	DELETE FROM pages WHERE id % 5 = 0;}, extra_params => [ '-U', 'crawler' ]);
-cmp_ok($primary->safe_psql('crawl', q{SELECT backlog FROM simhash_dedup_status('pages')}), '>', 10000,
-	'the owner\'s database: clusters kept, a backlog of changes');
 ok($primary->poll_query_until('postgres',
 	q{SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'simhash_mih merge' AND datname = 'crawl'}, '1'),
-	'and the merge worker connected to it');
+	'the owner\'s database: the merge worker connected to it');
+ok($primary->poll_query_until('crawl', qq{SELECT applied > $applied FROM simhash_dedup_tables}),
+	'and applying the changes in the background');
+note('backlog at the DROP: ' . $primary->safe_psql('crawl', q{SELECT backlog FROM simhash_dedup_status('pages')}));
 my $t0 = time;
 ($ret, $out, $err) = $primary->psql('postgres', 'DROP DATABASE crawl', extra_params => [ '-U', 'crawler' ]);
 my $took = time - $t0;
