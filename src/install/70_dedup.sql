@@ -558,7 +558,8 @@ END
 $$;
 
 -- Applies up to max_changes queued changes of one table, in batches, unless another session is
--- doing it (then 0 at once).
+-- doing it (then 0 at once). Only changes queued before it began: under a steady stream of writes a
+-- run ends, and commits, once it has caught up with its start.
 CREATE FUNCTION simhash_dedup_run_table(tbl regclass, max_changes integer) RETURNS bigint
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
     SET search_path = pg_catalog, pg_temp
@@ -571,6 +572,7 @@ DECLARE
     v_truncated boolean;
     v_done bigint := 0;
     v_name text;
+    v_began timestamp with time zone := clock_timestamp();
 BEGIN
     -- The table first, then its registry row: the order of DROP TABLE (and DROP COLUMN), whose
     -- event trigger deletes the row after locking the table. The other order deadlocked with it
@@ -596,8 +598,8 @@ BEGIN
         PERFORM @extschema@.simhash_dedup_work();
         WITH taken AS (
             DELETE FROM @extschema@.simhash_dedup_queue q
-            WHERE q.ctid = ANY (ARRAY(SELECT x.ctid FROM @extschema@.simhash_dedup_queue x WHERE x.tbl = v_tbl
-                                      ORDER BY x.queued LIMIT least(v_batch, v_max - v_done)))
+            WHERE q.ctid = ANY (ARRAY(SELECT x.ctid FROM @extschema@.simhash_dedup_queue x
+                                      WHERE x.tbl = v_tbl AND x.queued <= v_began ORDER BY x.queued LIMIT least(v_batch, v_max - v_done)))
             RETURNING q.id),
         ids AS (INSERT INTO pg_temp.simhash_dedup_batch (id) SELECT DISTINCT t.id FROM taken t WHERE t.id IS NOT NULL)
         SELECT count(*), coalesce(bool_or(t.id IS NULL), false) INTO v_n, v_truncated FROM taken t;
