@@ -221,14 +221,6 @@ run_writers() {
         >"$work/$2.out" 2>&1 &
     writers=$!
 }
-tps_of() { sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$work/$1.out" | tail -n1; }
-# p99 of the logged transactions' latency in ms: $2 = from (the default) the time pgbench scheduled
-# the transaction (with RATE: what a writer at a steady rate sees, its queue behind a slow
-# transaction included), or "own": from when it started (less the schedule lag, field 7).
-p99_of() {
-    cat "$work/$1".* 2>/dev/null | awk -v own="${2:-}" '{print (own && NF >= 7) ? $3 - $7 : $3}' | sort -n |
-        awk '{a[NR]=$1} END {if (NR) printf "%.2f", a[int(NR*0.99)]/1000; else print "-"}'
-}
 
 log "writers without a simhash index: $W for $BASELINE_S s"
 run_writers "$BASELINE_S" noindex

@@ -39,6 +39,18 @@ machine() {
 
 log() { echo "[$(date +%T)] $*" >&2; }
 
+# The rate pgbench reported in "$work/$1.out".
+tps_of() { sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$work/$1.out" | tail -n1; }
+
+# p99 of the transactions' latency in ms that pgbench logged with --log-prefix="$work/$1": $2 = from
+# (the default) the time pgbench scheduled the transaction (with --rate: what a writer at a steady
+# rate sees, its queue behind a slow transaction included), or "own": from when it started (less
+# the schedule lag, field 7).
+p99_of() {
+    cat "$work/$1".* 2>/dev/null | awk -v own="${2:-}" '{print (own && NF >= 7) ? $3 - $7 : $3}' | sort -n |
+        awk '{a[NR]=$1} END {if (NR) printf "%.2f", a[int(NR*0.99)]/1000; else print "-"}'
+}
+
 # load_workload N SEED NQ: N rows of the workload into crawl (id, sh), which the caller created,
 # and its NQ queries into a new table queries (qid, h).
 load_workload() {
