@@ -97,8 +97,12 @@ SELECT 51000 + i, 'https://random.example/copy/' || i, ('x' || substr(md5('rando
 FROM generate_series(1, 10) i;
 SELECT backlog, lag > '0' AS lagging FROM simhash_dedup_status('"Dedup Crawl"."Page"');
 SELECT count(*) AS copies_in_clusters FROM simhash_dedup_clusters('"Dedup Crawl"."Page"') WHERE id BETWEEN 50001 AND 51010;
+-- (no background worker here: waiting for it times out)
+SELECT simhash_dedup_wait('"Dedup Crawl"."Page"', '50 milliseconds') AS caught_up;
 SELECT simhash_dedup_run('"Dedup Crawl"."Page"') AS applied;
 SELECT backlog, lag FROM simhash_dedup_status('"Dedup Crawl"."Page"');
+SELECT simhash_dedup_wait('"Dedup Crawl"."Page"') AS caught_up;
+SELECT pg_temp.try($$SELECT simhash_dedup_wait('pg_class')$$);
 SELECT count(*) AS copies_in_clusters FROM simhash_dedup_clusters('"Dedup Crawl"."Page"') WHERE id BETWEEN 50001 AND 51010;
 SELECT * FROM pg_temp.dd_check('"Dedup Crawl"."Page"', :src, 3, NULL, 'page_id', :keep);
 -- A cluster keeps its id as it grows.

@@ -219,6 +219,7 @@ BEGIN
         'SELECT * FROM shared.simhash_dedup_clusters(''hs_data.dd'')',
         'SELECT pages, clusters, backlog FROM shared.simhash_dedup_status(''hs_data.dd'')',
         'SELECT shared.simhash_dedup_run()',
+        'SELECT shared.simhash_dedup_wait(''hs_data.dd'')',
         'SELECT shared.simhash_dedup_stop(''hs_data.dd'')',
         'SELECT hs_data.dd_reset()']
     LOOP

@@ -658,6 +658,37 @@ BEGIN
 END
 $$;
 
+-- Waits until the changes of tbl committed before the call are applied (by the background worker,
+-- or a scheduled run): true, or false after timeout. Read-your-writes for a crawler that reports
+-- right after its batch; not in a transaction that wrote to the table (its changes are not
+-- committed yet: that waits for the timeout).
+CREATE FUNCTION simhash_dedup_wait(tbl regclass, timeout interval DEFAULT '10 seconds') RETURNS boolean
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+DECLARE
+    v_tbl regclass := tbl;
+    v_began timestamp with time zone := clock_timestamp();
+BEGIN
+    IF NOT has_table_privilege(v_tbl, 'SELECT') THEN
+        RAISE EXCEPTION 'permission denied for table %', v_tbl USING ERRCODE = '42501';
+    END IF;
+    IF NOT EXISTS (SELECT FROM @extschema@.simhash_dedup_tables g WHERE g.tbl = v_tbl) THEN
+        RAISE EXCEPTION 'duplicate clusters of % are not kept', v_tbl USING ERRCODE = '42704',
+            HINT = 'Start with simhash_dedup_start.';
+    END IF;
+    LOOP
+        IF NOT EXISTS (SELECT FROM @extschema@.simhash_dedup_queue q WHERE q.tbl = v_tbl AND q.queued <= v_began) THEN
+            RETURN true;
+        END IF;
+        IF clock_timestamp() - v_began >= timeout THEN
+            RETURN false;
+        END IF;
+        PERFORM pg_sleep(0.02);
+    END LOOP;
+END
+$$;
+
 CREATE FUNCTION simhash_dedup_stop(tbl regclass) RETURNS void
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
     SET search_path = pg_catalog, pg_temp
@@ -773,6 +804,8 @@ COMMENT ON FUNCTION simhash_dedup_start(regclass, name, name, integer, name, dou
     'from now on keeps the duplicate clusters of a table current: registers it, adds its capture triggers and computes its clusters (returns how many)';
 COMMENT ON FUNCTION simhash_dedup_run(regclass, integer) IS
     'applies queued changes to the clusters of one registered table or all (NULL) the caller owns; returns how many changes; call it from a scheduler';
+COMMENT ON FUNCTION simhash_dedup_wait(regclass, interval) IS
+    'waits until the changes of a registered table committed before the call are applied; false after the timeout';
 COMMENT ON FUNCTION simhash_dedup_stop(regclass) IS
     'stops keeping a table''s duplicate clusters: drops its triggers and its state';
 COMMENT ON FUNCTION simhash_dedup_clusters(regclass) IS
