@@ -30,7 +30,9 @@ chmod 777 "$work"
 
 extra=$((RATE * T * 2 + 25000 * FULL_S))
 log "loading $ROWS rows, and $extra for the writers"
-sql -c "CREATE EXTENSION simhash" -c "CREATE UNLOGGED TABLE staging (id bigint, h bigint)"
+# (simhash_clusters and simhash_dedup_start hold every row: 10M rows need more than the 1 GB default)
+sql -c "CREATE EXTENSION simhash" -c "ALTER DATABASE postgres SET simhash.pairs_memory_limit = '4GB'" \
+    -c "CREATE UNLOGGED TABLE staging (id bigint, h bigint)"
 "$work/workload" rows "$((ROWS + extra))" 42 | sql -c "COPY staging FROM STDIN"
 sql <<SQL
 CREATE TABLE pages (id bigint PRIMARY KEY, sh simhash);
