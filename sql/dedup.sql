@@ -349,6 +349,21 @@ SELECT count(*) AS triggers FROM pg_trigger WHERE tgrelid = '"Dedup Crawl"."Page
 SELECT * FROM pg_temp.dd_check('"Dedup Crawl"."Page"', :src, 3, NULL, 'page_id', :keep);
 SELECT backlog FROM simhash_dedup_status('"Dedup Crawl"."Page"');
 
+-- Renamed columns: the capture triggers follow (with the old names every write would fail).
+CREATE TABLE dedup_renamed (id bigint PRIMARY KEY, sh simhash);
+CREATE INDEX ON dedup_renamed USING simhash_mih (sh);
+INSERT INTO dedup_renamed SELECT i, pg_temp.dd_hash(i / 4, i % 4) FROM generate_series(1, 80) i;
+SELECT simhash_dedup_start('dedup_renamed', 'id', 'sh', 3) AS clusters;
+ALTER TABLE dedup_renamed RENAME COLUMN sh TO "Body Hash";
+ALTER TABLE dedup_renamed RENAME COLUMN id TO page_id;
+ALTER TABLE dedup_renamed ADD COLUMN url text;
+INSERT INTO dedup_renamed SELECT i, pg_temp.dd_hash(i / 4, i % 4), 'u' FROM generate_series(81, 120) i;
+DELETE FROM dedup_renamed WHERE page_id % 7 = 0;
+SELECT id_column, hash_column FROM simhash_dedup_tables WHERE tbl = 'dedup_renamed'::regclass;
+SELECT simhash_dedup_run('dedup_renamed') AS applied;
+SELECT * FROM pg_temp.dd_check('dedup_renamed', 'SELECT page_id, "Body Hash" FROM dedup_renamed', 3, NULL, 'page_id');
+DROP TABLE dedup_renamed;
+
 -- The extension dropped with tables still registered.
 CREATE DATABASE dedup_scratch;
 \c dedup_scratch

@@ -780,6 +780,46 @@ COMMENT ON FUNCTION simhash_dedup_as_owner(regclass, integer) IS
     'simhash_dedup support: simhash_dedup_run_table as the table''s owner, in a security-restricted operation';
 COMMENT ON FUNCTION simhash_dedup_wake() IS
     'simhash_dedup support: asks for the background worker when the transaction commits (simhash.dedup_in_background)';
+-- ALTER TABLE ... RENAME COLUMN of a registered column: the new name is registered and the
+-- capture triggers, which name the columns, are made again (with the old name every write to the
+-- table would fail). The registered name that no longer names a column is the renamed one. Runs as
+-- the extension's owner, as simhash_dedup_dropped; an error fails the ALTER (better than writes
+-- that fail).
+CREATE FUNCTION simhash_dedup_altered() RETURNS event_trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+DECLARE
+    o record;
+    v_new name;
+    v_gone name[];
+BEGIN
+    FOR o IN SELECT DISTINCT g.tbl, d.objsubid, g.id_column, g.hash_column, g.sketch_column
+             FROM pg_event_trigger_ddl_commands() d
+             JOIN @extschema@.simhash_dedup_tables g ON g.tbl::oid = d.objid
+             WHERE d.classid = 'pg_catalog.pg_class'::regclass AND d.objsubid > 0 LOOP
+        SELECT a.attname INTO v_new FROM pg_attribute a
+        WHERE a.attrelid = o.tbl AND a.attnum = o.objsubid AND NOT a.attisdropped;
+        SELECT array_agg(c.name) INTO v_gone
+        FROM unnest(ARRAY[o.id_column, o.hash_column, o.sketch_column]) c(name)
+        WHERE c.name IS NOT NULL AND NOT EXISTS (SELECT FROM pg_attribute a
+                                                 WHERE a.attrelid = o.tbl AND a.attname = c.name AND NOT a.attisdropped);
+        CONTINUE WHEN v_new IS NULL OR v_gone IS NULL;
+        UPDATE @extschema@.simhash_dedup_tables g
+        SET id_column = CASE WHEN g.id_column = ANY (v_gone) THEN v_new ELSE g.id_column END,
+            hash_column = CASE WHEN g.hash_column = ANY (v_gone) THEN v_new ELSE g.hash_column END,
+            sketch_column = CASE WHEN g.sketch_column = ANY (v_gone) THEN v_new ELSE g.sketch_column END
+        WHERE g.tbl = o.tbl
+        RETURNING g.id_column, g.hash_column, g.sketch_column INTO o.id_column, o.hash_column, o.sketch_column;
+        PERFORM @extschema@.simhash_dedup_untrigger(o.tbl);
+        PERFORM @extschema@.simhash_dedup_trigger(o.tbl, o.id_column, o.hash_column, o.sketch_column);
+    END LOOP;
+END
+$$;
+REVOKE ALL ON FUNCTION simhash_dedup_altered() FROM PUBLIC;
+CREATE EVENT TRIGGER simhash_dedup_altered ON ddl_command_end WHEN TAG IN ('ALTER TABLE')
+    EXECUTE FUNCTION simhash_dedup_altered();
+
 COMMENT ON FUNCTION simhash_dedup_capture() IS
     'trigger of simhash_dedup_start: queues the ids of the pages a statement inserted, deleted or changed';
 COMMENT ON FUNCTION simhash_dedup_trigger(regclass, name, name, name) IS
@@ -808,5 +848,7 @@ COMMENT ON FUNCTION simhash_dedup_clusters(regclass) IS
     'one row per page of a registered table that has a near-duplicate: its cluster''s stable id and whether it is the canonical page';
 COMMENT ON FUNCTION simhash_dedup_status(regclass) IS
     'pages in clusters, clusters, changes not yet applied (backlog) and the age of the oldest (lag), last run';
+COMMENT ON FUNCTION simhash_dedup_altered() IS
+    'event trigger: follows a rename of a registered table''s id, hash or sketch column (its capture triggers name them)';
 COMMENT ON FUNCTION simhash_dedup_dropped() IS
     'event trigger: forgets a registered table that is dropped, or whose id, hash or sketch column is dropped';
