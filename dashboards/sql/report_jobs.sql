@@ -33,7 +33,7 @@ BEGIN
     INSERT INTO crawl_report.joint_histogram
     SELECT * FROM simhash_joint_histogram(format($q$
         SELECT fingerprint_diff(a.fp, b.fp), hamming(a.sh, b.sh)
-        FROM simhash_sample_pairs(%L, %s, seed => %s, within_group => %s) s
+        FROM simhash_sample_pairs(%L, %s, seed => %s, within_group => %L) s
         JOIN crawl_report.crawl a ON a.id = s.id_a JOIN crawl_report.crawl b ON b.id = s.id_b $q$,
         format('SELECT id%s FROM crawl_report.crawl WHERE sh IS NOT NULL AND fp IS NOT NULL',
                CASE WHEN s.site_column IS NOT NULL THEN ', site' ELSE '' END),

@@ -7,6 +7,7 @@
 -- dashboards/setup.sh. It leaves the crawl as it found it.
 \set ON_ERROR_STOP on
 \set QUIET on
+SET client_min_messages = warning;
 \set label 'after the setup'
 \ir compare.sql
 -- The canonical pages of the two largest clusters, and what the test changes.
