@@ -11,8 +11,9 @@
 #      stored pages, half new), before the report exists: the baseline;
 #   2. dashboards/setup.sh (simhash_dedup_start, the report's first fill);
 #   3. INSERTS / 2 pages the same way with the capture triggers (the extension's and the report's,
-#      statement-level): the difference is what the capture costs a page; then the refresh that
-#      applies them (CALL crawl_report.refresh());
+#      statement-level) and the clusters kept (by the extension's background worker where it runs
+#      one, simhash.dedup_in_background; else they wait): the difference is what capturing and
+#      keeping cost a page; then the refresh that takes them in (CALL crawl_report.refresh());
 #   4. every panel query (dashboards/evidence/sources/crawl/*.sql) RUNS times as the read-only role,
 #      with search_path = crawl_report as the dashboard sets it, first while 2 clients insert
 #      INSERTS / 2 more pages and CALL crawl_report.refresh() runs every second, then on a quiet
@@ -74,12 +75,12 @@ SELECT 'site' || (:r % 1000), 'https://new.example/' || :r || '/' || :f || '/' |
 SQL
 chown postgres "$work"
 inserts() {  # inserts() CLIENTS TRANSACTIONS_EACH LABEL
+    local out=$work/pgbench.$BASHPID.out
     (cd "$work" && runuser -u postgres -- pgbench -h "$PGHOST" -p "$PGPORT" -U postgres -n -c "$1" -j "$1" \
-        -t "$2" --random-seed=20261126 -f insert.sql postgres) >"$work/pgbench.$$.$BASHPID.out" 2>&1 ||
-        { cat "$work/pgbench.$$.$BASHPID.out"; exit 1; }
-    echo "$3: $(grep -Eo 'tps = [0-9.]+' "$work/pgbench.$$.$BASHPID.out") pages/s," \
-         "$(grep -Eo 'latency average = [0-9.]+ ms' "$work/pgbench.$$.$BASHPID.out")," \
-         "$(grep -Eo 'number of failed transactions: [0-9]+' "$work/pgbench.$$.$BASHPID.out" || echo 'no failed transactions')"
+        -t "$2" --random-seed=20261126 -f insert.sql postgres) >"$out" 2>&1 || { cat "$out"; exit 1; }
+    echo "$3: $(grep -Eo 'tps = [0-9.]+' "$out") pages/s," \
+         "$(grep -Eo 'latency average = [0-9.]+ ms' "$out")," \
+         "$(grep -Eo 'number of failed transactions: [0-9]+' "$out" || echo 'no failed transactions')"
 }
 inserts 2 $((INSERTS / 4)) "$((INSERTS / 2)) pages without the report (no capture trigger)"
 
@@ -108,7 +109,7 @@ q -c "SELECT 'report: ' || t.pages || ' pages, ' || t.clusters || ' clusters, ' 
 inserts 2 $((INSERTS / 4)) "$((INSERTS / 2)) pages with the capture triggers (the extension's and the report's)"
 t0=$(date +%s%N)
 q -c "CALL crawl_report.refresh()" >/dev/null
-echo "CALL crawl_report.refresh() after them: $(since "$t0") ms ($(q -c "SELECT changes || ' changes, ' || seconds || ' s inside; ' || (SELECT last_mode FROM crawl_report.state) FROM crawl_report.freshness WHERE part = 'duplicates'"))"
+echo "CALL crawl_report.refresh() after them: $(since "$t0") ms ($(q -c "SELECT changes || ' pages taken in, ' || seconds || ' s of it in the report; ' || (SELECT last_mode FROM crawl_report.state) FROM crawl_report.freshness WHERE part = 'duplicates'"))"
 
 panels() {  # panels LABEL: every panel query RUNS times, one psql session, as the dashboard's role
     {
@@ -144,5 +145,7 @@ sort -g "$work/refresh.out" | awk '{ v[NR] = $1 } END { printf "CALL crawl_repor
 q -c "CALL crawl_report.refresh()" >/dev/null
 panels "quiet server"
 
-# What the report shows must equal the clusters and pairs computed from scratch.
+# What the report shows must equal the clusters and pairs computed from scratch, once caught up.
+q -c "DO \$\$ BEGIN FOR i IN 1 .. 600 LOOP PERFORM simhash_dedup_run(); EXIT WHEN NOT EXISTS (SELECT FROM simhash_dedup_queue); PERFORM pg_sleep(0.05); END LOOP; END \$\$"
+q -c "CALL crawl_report.refresh()" >/dev/null
 q -v label="after $((INSERTS * 3 / 2)) inserted pages" -f "$root/dashboards/test/compare.sql" 2>/dev/null

@@ -44,8 +44,9 @@ BEGIN
             INSERT INTO crawl_report.site_deltas (site, pages)
             SELECT y.site, count(*) FROM (SELECT %1$s AS site FROM crawl_report_new x WHERE x.%2$I IS NOT NULL) y
             GROUP BY y.site;
+            INSERT INTO crawl_report.changes (id) SELECT x.%3$I FROM crawl_report_new x WHERE x.%2$I IS NOT NULL;
             RETURN NULL;
-        END $b$$f$, site, s.hash_column);
+        END $b$$f$, site, s.hash_column, s.id_column);
     EXECUTE pg_catalog.format($f$
         CREATE FUNCTION crawl_report.pages_deleted() RETURNS trigger
             LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $b$
@@ -53,8 +54,9 @@ BEGIN
             INSERT INTO crawl_report.site_deltas (site, pages)
             SELECT y.site, -count(*) FROM (SELECT %1$s AS site FROM crawl_report_old x WHERE x.%2$I IS NOT NULL) y
             GROUP BY y.site;
+            INSERT INTO crawl_report.changes (id) SELECT x.%3$I FROM crawl_report_old x WHERE x.%2$I IS NOT NULL;
             RETURN NULL;
-        END $b$$f$, site, s.hash_column);
+        END $b$$f$, site, s.hash_column, s.id_column);
     EXECUTE pg_catalog.format($f$
         CREATE FUNCTION crawl_report.pages_updated() RETURNS trigger
             LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $b$
@@ -68,15 +70,19 @@ BEGIN
             %3$s
             RETURN NULL;
         END $b$$f$, site, s.hash_column,
-        CASE WHEN s.site_column IS NULL THEN ''
-             ELSE pg_catalog.format('INSERT INTO crawl_report.site_moves (id)'
-                                    ' SELECT n.%1$I FROM crawl_report_new n JOIN crawl_report_old o ON o.%1$I = n.%1$I'
-                                    ' WHERE n.%2$I IS NOT NULL AND o.%3$I IS DISTINCT FROM n.%3$I;',
-                                    s.id_column, s.hash_column, s.site_column) END);
+        pg_catalog.format('INSERT INTO crawl_report.changes (id) SELECT c.id FROM ('
+                          ' SELECT n.%1$I AS id FROM crawl_report_new n WHERE n.%2$I IS NOT NULL AND NOT EXISTS'
+                          '  (SELECT FROM crawl_report_old o WHERE o.%1$I = n.%1$I AND o.%2$I::text = n.%2$I::text%3$s)'
+                          ' UNION SELECT o.%1$I FROM crawl_report_old o WHERE o.%2$I IS NOT NULL AND NOT EXISTS'
+                          '  (SELECT FROM crawl_report_new n WHERE n.%1$I = o.%1$I AND o.%2$I::text = n.%2$I::text%3$s)) c;',
+                          s.id_column, s.hash_column,
+                          CASE WHEN s.site_column IS NULL THEN ''
+                               ELSE pg_catalog.format(' AND o.%1$I IS NOT DISTINCT FROM n.%1$I', s.site_column) END));
     CREATE FUNCTION crawl_report.pages_truncated() RETURNS trigger
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $b$
     BEGIN
         INSERT INTO crawl_report.site_deltas (truncated) VALUES (true);
+        INSERT INTO crawl_report.changes (id) VALUES (NULL);
         RETURN NULL;
     END $b$;
     t := s.tbl::text;
@@ -94,9 +100,9 @@ BEGIN
 END
 $attach$;
 COMMENT ON VIEW crawl_report.crawl IS 'the crawl table as the report reads it: id, site, url, sh, fp';
-COMMENT ON FUNCTION crawl_report.pages_inserted() IS 'statement trigger: appends the hashed pages a statement inserted, per site';
-COMMENT ON FUNCTION crawl_report.pages_updated() IS 'statement trigger: appends the change of hashed pages per site an update made, and the pages whose site changed';
-COMMENT ON FUNCTION crawl_report.pages_deleted() IS 'statement trigger: appends the hashed pages a statement deleted, per site';
+COMMENT ON FUNCTION crawl_report.pages_inserted() IS 'statement trigger: appends the hashed pages a statement inserted, per site, and their ids';
+COMMENT ON FUNCTION crawl_report.pages_updated() IS 'statement trigger: appends the change of hashed pages per site an update made, and the pages whose id, hash or site changed';
+COMMENT ON FUNCTION crawl_report.pages_deleted() IS 'statement trigger: appends the hashed pages a statement deleted, per site, and their ids';
 COMMENT ON FUNCTION crawl_report.pages_truncated() IS 'statement trigger: marks a TRUNCATE of the crawl table';
 
 -- simhash_dedup_status of the crawl table, for the dashboard's role (which may not read the table):
@@ -152,10 +158,13 @@ COMMENT ON FUNCTION crawl_report.account(integer) IS
     'refresh support: adds or takes away the clusters of pg_temp.report_scope from the counts over them';
 
 -- One refresh, in the caller's REPEATABLE READ transaction (crawl_report.refresh() makes one): the
--- queued changes of the crawl table applied to its clusters (simhash_dedup_run), then the report's
--- rows of every cluster those changes touched made again, and the pages per site summed. One
--- snapshot sees the queue, the clusters and the pages, so what the report shows is the crawl as it
--- was at one moment, whatever writers commit meanwhile. Returns the changes applied.
+-- report's rows of every cluster that the changes applied to the clusters since the last refresh
+-- touched are made again, and the pages per site summed. A changed page (crawl_report.changes) is
+-- taken in once the extension applied it (it is no longer queued), whoever applied it: this
+-- refresh's simhash_dedup_run, a scheduler's, or the extension's background worker. One snapshot
+-- sees the queue, the clusters, the changes and the pages, so what the report shows is the crawl as
+-- the clusters had it at one moment, whatever writers and maintainers commit meanwhile. Returns the
+-- changed pages taken in.
 CREATE FUNCTION crawl_report.refresh_step() RETURNS bigint
     LANGUAGE plpgsql VOLATILE
     SET search_path = pg_catalog, :"ext", pg_temp
@@ -165,10 +174,7 @@ DECLARE
     s crawl_report.settings;
     st crawl_report.state;
     started timestamptz := clock_timestamp();
-    v_before bigint;
-    v_after bigint;
-    v_queued bigint;
-    v_applied bigint := 0;
+    v_taken bigint;
     v_full boolean;
     v_reset bigint;
 BEGIN
@@ -182,21 +188,28 @@ BEGIN
     END IF;
     SELECT * INTO s FROM crawl_report.settings;
     SELECT * INTO st FROM crawl_report.state;
-    SELECT g.applied INTO v_before FROM simhash_dedup_tables g WHERE g.tbl = s.tbl;
-    IF NOT FOUND THEN
+    IF NOT EXISTS (SELECT FROM simhash_dedup_tables g WHERE g.tbl = s.tbl) THEN
         RAISE EXCEPTION 'duplicate clusters of % are not kept', s.tbl USING HINT = 'Run dashboards/setup.sh.';
     END IF;
 
-    -- The changed pages: the extension's queue as this snapshot sees it (id NULL: a TRUNCATE), and
-    -- the pages whose site changed.
-    DROP TABLE IF EXISTS pg_temp.report_changed, pg_temp.report_x, pg_temp.report_n, pg_temp.report_scope,
-                         pg_temp.report_members, pg_temp.report_hashes, pg_temp.report_cl, pg_temp.report_pairs,
-                         pg_temp.report_deltas;
+    DROP TABLE IF EXISTS pg_temp.report_queued, pg_temp.report_changed, pg_temp.report_x, pg_temp.report_n,
+                         pg_temp.report_scope, pg_temp.report_members, pg_temp.report_hashes, pg_temp.report_cl,
+                         pg_temp.report_pairs, pg_temp.report_deltas;
+    -- The changed pages the clusters have taken in: not queued any more (id NULL: a TRUNCATE, taken
+    -- in once the extension applied it).
+    CREATE TEMP TABLE report_queued ON COMMIT DROP AS
+    SELECT DISTINCT q.id FROM simhash_dedup_queue q WHERE q.tbl = s.tbl;
     CREATE TEMP TABLE report_changed ON COMMIT DROP AS
-    SELECT q.id FROM simhash_dedup_queue q WHERE q.tbl = s.tbl;
-    SELECT count(*) INTO v_queued FROM pg_temp.report_changed;
-    INSERT INTO pg_temp.report_changed SELECT m.id FROM crawl_report.site_moves m;
-    DELETE FROM crawl_report.site_moves;
+    SELECT DISTINCT c.id FROM crawl_report.changes c
+    WHERE c.id IS NOT NULL AND NOT EXISTS (SELECT FROM pg_temp.report_queued q WHERE q.id = c.id);
+    -- Every cluster again: on the first fill, and after a TRUNCATE the clusters took in.
+    v_full := NOT st.filled OR (EXISTS (SELECT FROM crawl_report.changes c WHERE c.id IS NULL)
+                                AND NOT EXISTS (SELECT FROM pg_temp.report_queued q WHERE q.id IS NULL));
+    DELETE FROM crawl_report.changes c USING pg_temp.report_changed r WHERE c.id = r.id;
+    IF v_full THEN
+        DELETE FROM crawl_report.changes c WHERE c.id IS NULL;
+    END IF;
+    SELECT count(*) INTO v_taken FROM pg_temp.report_changed;
     -- The pages whose clusters the report must make again: the changed ones and the other members
     -- of their clusters as the report has them.
     CREATE TEMP TABLE report_x ON COMMIT DROP AS
@@ -204,15 +217,6 @@ BEGIN
     UNION
     SELECT d.id FROM crawl_report.dup_pages d
     WHERE d.cluster_id IN (SELECT o.cluster_id FROM crawl_report.dup_pages o JOIN pg_temp.report_changed c ON c.id = o.id);
-
-    IF v_queued > 0 THEN
-        v_applied := simhash_dedup_run(s.tbl, v_queued::integer);
-    END IF;
-    SELECT g.applied INTO v_after FROM simhash_dedup_tables g WHERE g.tbl = s.tbl;
-    -- Every cluster again: on the first fill, after a TRUNCATE, or when the clusters changed by
-    -- other hands than this refresh's (another session ran simhash_dedup_run for the table).
-    v_full := NOT st.filled OR EXISTS (SELECT FROM pg_temp.report_changed c WHERE c.id IS NULL)
-              OR st.applied IS DISTINCT FROM v_before OR v_after - v_before <> v_queued;
 
     -- Take away the clusters to be made again (report_scope): all of them, or the new clusters of
     -- the pages of report_x (report_n) and every old cluster of their pages.
@@ -326,25 +330,39 @@ BEGIN
     DELETE FROM crawl_report.site_stats WHERE pages = 0 AND near_dup_pages = 0 AND exact_dup_pages = 0;
     UPDATE crawl_report.totals SET pages = (SELECT coalesce(sum(z.pages), 0) FROM crawl_report.site_stats z);
 
-    UPDATE crawl_report.state SET filled = true, applied = v_after,
+    UPDATE crawl_report.state SET filled = true,
                                   last_mode = CASE WHEN v_full THEN 'full' ELSE 'incremental' END;
     UPDATE crawl_report.freshness
-    SET refreshed_at = now(), pages = (SELECT t.pages FROM crawl_report.totals t), changes = v_applied,
+    SET refreshed_at = now(), pages = (SELECT t.pages FROM crawl_report.totals t), changes = v_taken,
         seconds = round(extract(epoch FROM clock_timestamp() - started)::numeric, 3)
     WHERE part = 'duplicates';
-    RETURN v_applied;
+    RETURN v_taken;
 END
 $$;
 COMMENT ON FUNCTION crawl_report.refresh_step() IS
-    'applies the crawl table''s queued changes to its clusters and to the report, in the caller''s REPEATABLE READ transaction; returns the changes applied';
+    'takes the changes the clusters applied into the report, in the caller''s REPEATABLE READ transaction; returns the changed pages taken in';
+
+-- simhash_dedup_run for the crawl table (returns 0 at once while another session applies its changes).
+CREATE FUNCTION crawl_report.apply_changes() RETURNS bigint
+    LANGUAGE sql VOLATILE
+    SET search_path = pg_catalog, :"ext", pg_temp
+    BEGIN ATOMIC
+        SELECT simhash_dedup_run(s.tbl) FROM crawl_report.settings s;
+    END;
+COMMENT ON FUNCTION crawl_report.apply_changes() IS
+    'refresh support: applies the crawl table''s queued changes to its clusters (simhash_dedup_run)';
 
 -- What a scheduler calls (pg_cron, or a loop), outside a transaction block:
 --   CALL crawl_report.refresh();
--- It commits what came before and starts a REPEATABLE READ transaction of its own.
+-- It commits what came before, applies the queued changes to the clusters in a transaction of its
+-- own (READ COMMITTED, as simhash_dedup_run expects), then takes them into the report in a
+-- REPEATABLE READ one. Returns the changed pages taken in.
 CREATE PROCEDURE crawl_report.refresh(INOUT changes bigint DEFAULT NULL)
     LANGUAGE plpgsql
     AS $$
 BEGIN
+    COMMIT;
+    PERFORM crawl_report.apply_changes();
     COMMIT;
     SET TRANSACTION ISOLATION LEVEL REPEATABLE READ;
     changes := crawl_report.refresh_step();
@@ -352,4 +370,4 @@ BEGIN
 END
 $$;
 COMMENT ON PROCEDURE crawl_report.refresh(bigint) IS
-    'applies the crawl table''s queued changes to its clusters (simhash_dedup_run) and to the report''s tables, in one snapshot; returns the changes applied';
+    'applies the crawl table''s queued changes to its clusters (simhash_dedup_run) and takes every applied change into the report''s tables, in one snapshot; returns the changed pages taken in';

@@ -46,13 +46,10 @@ INSERT INTO crawl_report.settings (tbl, id_column, hash_column, site_column, url
 VALUES (:'tbl', :'id_column', :'hash_column', nullif(:'site_column', ''), nullif(:'url_column', ''),
         nullif(:'fp_column', ''), :'k');
 
--- What the last refresh did (one row): the extension's count of applied changes after it (another
--- maintainer applying this table's changes makes the next refresh read every cluster again), and
--- whether the report was filled.
+-- Whether the report was filled, and how the last refresh worked (every cluster, or those changed).
 CREATE TABLE crawl_report.state (
     one       boolean PRIMARY KEY DEFAULT true CHECK (one),
     filled    boolean NOT NULL DEFAULT false,
-    applied   bigint,
     last_mode text
 );
 INSERT INTO crawl_report.state DEFAULT VALUES;
@@ -70,17 +67,19 @@ INSERT INTO crawl_report.freshness (part, how) VALUES
     ('duplicates', 'clusters kept by simhash_dedup; applied with the report''s tables by CALL crawl_report.refresh()'),
     ('threshold analysis', 'refreshed by crawl_report.refresh_thresholds()');
 
--- Pages counted per site as they are written: the report's statement-level triggers append one row
--- per site a statement changes (no row is updated in place, so writers never wait for each other);
--- truncated marks a TRUNCATE. crawl_report.refresh() sums them into site_stats. site_moves: pages
--- whose site changed (their cluster's counts per site are made again).
+-- What the crawl's writers changed, appended by the report's statement-level triggers (no row is
+-- updated in place, so writers never wait for each other): the hashed pages per site a statement
+-- added or took away (truncated: a TRUNCATE), and the pages whose id, hash or site changed (id NULL:
+-- a TRUNCATE). crawl_report.refresh() takes a changed page in once the extension has applied it to
+-- the clusters (it is no longer in simhash_dedup_queue), whoever applied it.
 CREATE TABLE crawl_report.site_deltas (
     seq       bigserial PRIMARY KEY,
     site      text,
     pages     bigint NOT NULL DEFAULT 0,
     truncated boolean NOT NULL DEFAULT false
 );
-CREATE TABLE crawl_report.site_moves (id bigint NOT NULL);
+CREATE TABLE crawl_report.changes (id bigint);
+CREATE INDEX ON crawl_report.changes (id);
 
 -- Per site: hashed pages, pages with a near-duplicate and with an exact one.
 CREATE TABLE crawl_report.site_stats (

@@ -8,6 +8,9 @@
 \set ON_ERROR_STOP on
 \set QUIET on
 SET client_min_messages = warning;
+-- Waits until the clusters took in every queued change (applied here, or by the extension's
+-- background worker if it runs), so that the report can be compared with the crawl as it is.
+\set catch_up 'DO $$ BEGIN FOR i IN 1 .. 600 LOOP PERFORM simhash_dedup_run(); EXIT WHEN NOT EXISTS (SELECT FROM simhash_dedup_queue q, crawl_report.settings s WHERE q.tbl = s.tbl); PERFORM pg_sleep(0.05); END LOOP; END $$'
 \set label 'after the setup'
 \ir compare.sql
 -- The canonical pages of the two largest clusters, and what the test changes.
@@ -64,6 +67,7 @@ UPDATE public.pages SET sh = (6148914691236517205 # -1)::simhash WHERE id = (SEL
 UPDATE public.pages SET package = 'moved-site' WHERE id = (SELECT id FROM report_test_saved WHERE what = 'move');
 RESET ROLE;
 
+:catch_up;
 CALL crawl_report.refresh() \gset
 SELECT last_mode = 'incremental' AS incremental FROM crawl_report.state \gset
 \if :incremental
@@ -73,12 +77,20 @@ DO $$ BEGIN RAISE EXCEPTION 'the refresh after the changes read every cluster ag
 \set label 'after inserts, a delete, hash and site updates (incremental)'
 \ir compare.sql
 
--- Clusters applied by another hand: the next refresh reads every cluster again.
+-- Changes applied by another hand (a scheduler's simhash_dedup_run, the extension's background
+-- worker): the refresh takes in what the clusters took in, and what they have not is left for later.
 INSERT INTO public.pages (package, url, html, sh)
 SELECT package, url || '#other-hand', '', sh FROM report_test_reps ORDER BY id LIMIT 1;
-SELECT simhash_dedup_run() AS applied_elsewhere \gset
-CALL crawl_report.refresh() \gset
-\set label 'after simhash_dedup_run by another session (full)'
+:catch_up;
+BEGIN ISOLATION LEVEL REPEATABLE READ;
+SELECT crawl_report.refresh_step() AS taken \gset
+COMMIT;
+SELECT last_mode = 'incremental' AND :taken = 1 AS incremental FROM crawl_report.state \gset
+\if :incremental
+\else
+DO $$ BEGIN RAISE EXCEPTION 'the refresh did not take in the change applied by another session'; END $$;
+\endif
+\set label 'after simhash_dedup_run by another session'
 \ir compare.sql
 
 -- Every change undone: the deleted page back with its id, the hash and site back, the new pages gone.
@@ -86,9 +98,19 @@ DELETE FROM public.pages WHERE url LIKE '%#%' OR package IN ('new-site', 'merge-
 INSERT INTO public.pages OVERRIDING SYSTEM VALUE
 SELECT id, package, url, html, sh, fp, sk FROM report_test_saved WHERE what = 'delete';
 UPDATE public.pages p SET sh = s.sh, package = s.package FROM report_test_saved s WHERE s.id = p.id AND s.what <> 'delete';
+:catch_up;
 CALL crawl_report.refresh() \gset
 \set label 'after undoing every change'
 \ir compare.sql
-DROP TABLE report_test_reps, report_test_small, report_test_saved;
+
+-- TRUNCATE, then every page back (with its id): the refresh reads every cluster again.
+CREATE TEMP TABLE report_test_all AS SELECT * FROM public.pages;
+TRUNCATE public.pages;
+INSERT INTO public.pages OVERRIDING SYSTEM VALUE SELECT * FROM report_test_all;
+:catch_up;
+CALL crawl_report.refresh() \gset
+\set label 'after TRUNCATE and every page back'
+\ir compare.sql
+DROP TABLE report_test_all, report_test_reps, report_test_small, report_test_saved;
 DROP OWNED BY report_test_crawler;
 DROP ROLE report_test_crawler;
