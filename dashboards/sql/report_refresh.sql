@@ -202,6 +202,7 @@ BEGIN
     CREATE TEMP TABLE report_changed ON COMMIT DROP AS
     SELECT DISTINCT c.id FROM crawl_report.changes c
     WHERE c.id IS NOT NULL AND NOT EXISTS (SELECT FROM pg_temp.report_queued q WHERE q.id = c.id);
+    ANALYZE pg_temp.report_changed;
     -- Every cluster again: on the first fill, and after a TRUNCATE the clusters took in.
     v_full := NOT st.filled OR (EXISTS (SELECT FROM crawl_report.changes c WHERE c.id IS NULL)
                                 AND NOT EXISTS (SELECT FROM pg_temp.report_queued q WHERE q.id IS NULL));
@@ -217,6 +218,9 @@ BEGIN
     UNION
     SELECT d.id FROM crawl_report.dup_pages d
     WHERE d.cluster_id IN (SELECT o.cluster_id FROM crawl_report.dup_pages o JOIN pg_temp.report_changed c ON c.id = o.id);
+    ANALYZE pg_temp.report_x;
+    -- (The extension's tables are read by key from these small tables, with LATERAL: their
+    -- statistics may be old, and a plan that scans them costs time in proportion to the crawl.)
 
     -- Take away the clusters to be made again (report_scope): all of them, or the new clusters of
     -- the pages of report_x (report_n) and every old cluster of their pages.
@@ -235,16 +239,18 @@ BEGIN
                                        pages_in_exact_groups = 0, uncounted_clusters = 0, uncounted_pages = 0;
     ELSE
         CREATE TEMP TABLE report_n ON COMMIT DROP AS
-        SELECT DISTINCT m.cluster_id FROM simhash_dedup_members m JOIN pg_temp.report_x x ON x.id = m.id
-        WHERE m.tbl = s.tbl;
+        SELECT DISTINCT m.cluster_id FROM pg_temp.report_x x
+        CROSS JOIN LATERAL (SELECT m.cluster_id FROM simhash_dedup_members m WHERE m.tbl = s.tbl AND m.id = x.id) m;
+        ANALYZE pg_temp.report_n;
         CREATE TEMP TABLE report_scope ON COMMIT DROP AS
         SELECT n.cluster_id FROM pg_temp.report_n n
         UNION
         SELECT d.cluster_id FROM crawl_report.dup_pages d JOIN pg_temp.report_x x ON x.id = d.id
         UNION
         SELECT d.cluster_id FROM pg_temp.report_n n
-        JOIN simhash_dedup_members m ON m.tbl = s.tbl AND m.cluster_id = n.cluster_id
+        CROSS JOIN LATERAL (SELECT m.id FROM simhash_dedup_members m WHERE m.tbl = s.tbl AND m.cluster_id = n.cluster_id) m
         JOIN crawl_report.dup_pages d ON d.id = m.id;
+        ANALYZE pg_temp.report_scope;
         PERFORM crawl_report.account(-1);
         DELETE FROM crawl_report.dup_pages d USING pg_temp.report_scope x WHERE d.cluster_id = x.cluster_id;
         DELETE FROM crawl_report.clusters d USING pg_temp.report_scope x WHERE d.cluster_id = x.cluster_id;
@@ -259,9 +265,10 @@ BEGIN
     -- The clusters of report_n made again, from their members, pages and simhashes.
     CREATE TEMP TABLE report_members ON COMMIT DROP AS
     SELECT m.id, m.cluster_id, m.canonical, p.site, p.sh
-    FROM simhash_dedup_members m JOIN pg_temp.report_n n ON n.cluster_id = m.cluster_id
-    JOIN crawl_report.crawl p ON p.id = m.id
-    WHERE m.tbl = s.tbl;
+    FROM pg_temp.report_n n
+    CROSS JOIN LATERAL (SELECT m.id, m.cluster_id, m.canonical FROM simhash_dedup_members m
+                        WHERE m.tbl = s.tbl AND m.cluster_id = n.cluster_id) m
+    JOIN crawl_report.crawl p ON p.id = m.id;
     CREATE TEMP TABLE report_hashes ON COMMIT DROP AS
     SELECT row_number() OVER () AS hid, h.* FROM (
         SELECT m.cluster_id, m.sh, count(*) AS n, min(m.id) AS first_id, (array_agg(m.id ORDER BY m.id))[2] AS second_id
@@ -305,6 +312,7 @@ BEGIN
     SELECT m.id, m.cluster_id, m.site, h.n > 1
     FROM pg_temp.report_members m JOIN pg_temp.report_hashes h ON h.cluster_id = m.cluster_id AND h.sh = m.sh;
     CREATE TEMP TABLE report_scope ON COMMIT DROP AS SELECT n.cluster_id FROM pg_temp.report_n n;
+    ANALYZE pg_temp.report_scope;
     PERFORM crawl_report.account(1);
 
     -- Pages per site: counted once (the first fill), then summed from what the triggers appended
