@@ -6,10 +6,12 @@
 # $SIMHASH_DEMO_OUT (default ./demo-out). The pages are cached in $SIMHASH_DEMO_DIR (default
 # /var/tmp/simhash-demo) for the next run. PG_CONFIG picks another PostgreSQL; SIMHASH_SKIP_DEPS=1
 # skips installing Debian 12's packages (scripts/test_major.sh runs the demo on another major in a
-# root of another release, which holds what the demo needs). Then it sets up the crawl report
-# (dashboards/setup.sh), checks that its trigger keeps it as a rebuild would and that the
-# dashboard's role can only read, and builds and checks the crawl dashboard (dashboards/run.sh:
-# screenshots in $SIMHASH_DEMO_OUT/dashboard; SIMHASH_DASHBOARD=0 skips it).
+# root of another release, which holds what the demo needs). Then it sets up the crawl report over
+# the table pages (dashboards/setup.sh: its duplicate clusters kept by simhash_dedup), checks that
+# after inserts, deletes and hash updates the report equals simhash_clusters and simhash_pairs over
+# the same rows and that the dashboard's role can only read, and builds and checks the crawl
+# dashboard (dashboards/run.sh: screenshots in $SIMHASH_DEMO_OUT/dashboard; SIMHASH_DASHBOARD=0
+# skips it).
 #   scripts/demo.sh            # the demo, then exits (and stops its server)
 #   scripts/demo.sh --serve    # keeps the dashboard at http://127.0.0.1:4391/ until Ctrl-C
 set -euo pipefail
@@ -25,7 +27,8 @@ export PG_BINDIR=$($PG_CONFIG --bindir)
 
 echo "== building and installing simhash"
 make -s -j2 >/dev/null
-make -s install >/dev/null
+# The shared PostgreSQL tree holds one build at a time (as scripts/tap.sh): hold it while installing.
+(exec 9>/tmp/simhash-install.lock; flock 9; make -s install >/dev/null)
 
 echo "== starting a throwaway PostgreSQL server"
 eval "$(scripts/pgtmp.sh start)"
@@ -56,7 +59,7 @@ for scale in log linear; do
 done
 
 echo
-echo "== the crawl report (dashboards/setup.sh): result tables kept current as pages arrive"
+echo "== the crawl report (dashboards/setup.sh): the clusters kept by simhash_dedup, the report's tables"
 dashboards/setup.sh
 psql -X -q -v ON_ERROR_STOP=1 -f dashboards/test/maintained.sql
 psql -X -q -v ON_ERROR_STOP=1 -f dashboards/test/bi_role.sql 2>/dev/null

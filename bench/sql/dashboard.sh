@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
-# The crawl dashboard on a large crawl: how long each panel's query takes, what rebuilding the
-# report costs, and what keeping it current costs per inserted page (dashboards/).
+# The crawl dashboard on a large crawl: how long each panel's query takes while pages arrive, what
+# setting the report up costs, and what keeping it current costs per inserted page (dashboards/).
 #
 #   bench/sql/dashboard.sh [ROWS] [INSERTS] [RUNS]     (defaults 1000000, 20000, 20)
 #
 # Starts a throwaway server (scripts/pgtmp.sh) with the extension of the pg_config on PATH, loads
 # ROWS pages of the benchmark workload (bench/gen/workload.cpp: 30% in near-duplicate clusters)
-# spread over 1,000 sites, with a simhash_mih index, sets the report up (dashboards/sql), and times:
-#   1. crawl_report.rebuild(), the job that fills the duplicate tables from the whole crawl;
-#   2. INSERTS pages stored by 2 pgbench clients, one page a transaction (half one-bit copies of
-#      stored pages, half new), without the report's trigger and then with it: the difference is
-#      what keeping the report current costs per page;
-#   3. every panel query (dashboards/evidence/sources/crawl/*.sql) RUNS times as the read-only role,
-#      with search_path = crawl_report as the dashboard sets it, first while 2 clients keep
-#      inserting pages, then on a quiet server: p50 and p95 (client side, as the BI tool sees them);
-#   4. that the tables the trigger kept equal a rebuild (pairs, clusters, exact groups, counts).
+# spread over 1,000 sites, with a simhash_mih index, and times:
+#   1. INSERTS / 2 pages stored by 2 pgbench clients, one page a transaction (half one-bit copies of
+#      stored pages, half new), before the report exists: the baseline;
+#   2. dashboards/setup.sh (simhash_dedup_start, the report's first fill);
+#   3. INSERTS / 2 pages the same way with the capture triggers (the extension's and the report's,
+#      statement-level) and the clusters kept (by the extension's background worker where it runs
+#      one, simhash.dedup_in_background; else they wait): the difference is what capturing and
+#      keeping cost a page; then the refresh that takes them in (CALL crawl_report.refresh());
+#   4. every panel query (dashboards/evidence/sources/crawl/*.sql) RUNS times as the read-only role,
+#      with search_path = crawl_report as the dashboard sets it, first while 2 clients insert
+#      INSERTS / 2 more pages and CALL crawl_report.refresh() runs every second, then on a quiet
+#      server: p50 and p95 (client side, as the BI tool sees them), and the refreshes' times;
+#   5. that the report then equals simhash_clusters and simhash_pairs over the same rows
+#      (dashboards/test/compare.sql).
 # The workload has no fingerprints, so the threshold tables (the joint histogram, the quadrants, the
 # sweep, the heat map's SVG) are filled at their largest possible size instead: every cell of the
 # 129 x 65 histogram.
@@ -58,29 +63,6 @@ VACUUM ANALYZE public.pages;
 SQL
 echo "loaded $(q -c "SELECT count(*) FROM public.pages") pages with a simhash_mih index: $(since "$t0") ms"
 
-q -f "$root/dashboards/sql/report_tables.sql"
-q -f "$root/dashboards/sql/bi_role.sql"
-t0=$(date +%s%N)
-q -c "SELECT crawl_report.rebuild()" >/dev/null
-echo "crawl_report.rebuild() over $ROWS pages: $(since "$t0") ms"
-q <<'SQL'
-INSERT INTO crawl_report.joint_histogram
-SELECT f, h, 1 + (f * 7919 + h * 104729) % 100000 FROM generate_series(0, 128) f, generate_series(0, 64) h;
-INSERT INTO crawl_report.quadrants
-VALUES ('both duplicate', 'duplicate', 'duplicate', 1, 1), ('simhash only', 'different', 'duplicate', 2, 2),
-       ('fingerprints only', 'duplicate', 'different', 3, 3), ('neither', 'different', 'different', 4, 4);
-INSERT INTO crawl_report.threshold_sweep SELECT k, k, k, k, k = 5 FROM generate_series(0, 10) k;
-INSERT INTO crawl_report.heatmap_svg
-SELECT s, simhash_heatmap_svg('SELECT fp_diff, sh_diff, pairs FROM crawl_report.joint_histogram', s)
-FROM unnest(ARRAY['log', 'linear']) s;
-SQL
-q -c "SELECT 'report tables: ' || (SELECT count(*) FROM crawl_report.near_pairs) || ' pairs, '
-           || (SELECT count(*) FROM crawl_report.clusters) || ' clusters, '
-           || (SELECT count(*) FROM crawl_report.dup_pages) || ' pages in them, '
-           || (SELECT count(*) FROM crawl_report.exact_groups) || ' exact groups, '
-           || pg_size_pretty((SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c
-                              WHERE c.relnamespace = 'crawl_report'::regnamespace AND c.relkind = 'r'))"
-
 # One page a transaction: a one-bit copy of a stored page, or a new random hash.
 cat >"$work/insert.sql" <<SQL
 \set r random(1, $ROWS)
@@ -93,19 +75,41 @@ SELECT 'site' || (:r % 1000), 'https://new.example/' || :r || '/' || :f || '/' |
 SQL
 chown postgres "$work"
 inserts() {  # inserts() CLIENTS TRANSACTIONS_EACH LABEL
+    local out=$work/pgbench.$BASHPID.out
     (cd "$work" && runuser -u postgres -- pgbench -h "$PGHOST" -p "$PGPORT" -U postgres -n -c "$1" -j "$1" \
-        -t "$2" --random-seed=20261126 -f insert.sql postgres) >"$work/pgbench.out" 2>&1 ||
-        { cat "$work/pgbench.out"; exit 1; }
-    echo "$3: $(grep -Eo 'tps = [0-9.]+' "$work/pgbench.out") pages/s," \
-         "$(grep -Eo 'latency average = [0-9.]+ ms' "$work/pgbench.out")," \
-         "$(grep -Eo 'number of failed transactions: [0-9]+' "$work/pgbench.out" || echo 'no failed transactions')"
+        -t "$2" --random-seed=20261126 -f insert.sql postgres) >"$out" 2>&1 || { cat "$out"; exit 1; }
+    echo "$3: $(grep -Eo 'tps = [0-9.]+' "$out") pages/s," \
+         "$(grep -Eo 'latency average = [0-9.]+ ms' "$out")," \
+         "$(grep -Eo 'number of failed transactions: [0-9]+' "$out" || echo 'no failed transactions')"
 }
-q -c "ALTER TABLE public.pages DISABLE TRIGGER crawl_report_page_arrived"
-inserts 2 $((INSERTS / 4)) "$((INSERTS / 2)) pages without the report's trigger"
-q -c "ALTER TABLE public.pages ENABLE TRIGGER crawl_report_page_arrived"
-# The pages inserted without the trigger are not in the report: rebuild before measuring with it.
-q -c "SELECT crawl_report.rebuild()" >/dev/null
-inserts 2 $((INSERTS / 4)) "$((INSERTS / 2)) pages with the report's trigger"
+inserts 2 $((INSERTS / 4)) "$((INSERTS / 2)) pages without the report (no capture trigger)"
+
+t0=$(date +%s%N)
+PGUSER=postgres "$root/dashboards/setup.sh" --fingerprints '' --no-thresholds >"$work/setup.out" 2>&1 ||
+    { cat "$work/setup.out"; exit 1; }
+echo "dashboards/setup.sh over $(q -c "SELECT count(*) FROM public.pages") pages: $(since "$t0") ms"
+grep -E 'simhash_dedup_start|crawl_report.refresh\(\)|Time' "$work/setup.out" | paste -sd ' ' | sed 's/^/  /'
+q <<'SQL'
+INSERT INTO crawl_report.joint_histogram
+SELECT f, h, 1 + (f * 7919 + h * 104729) % 100000 FROM generate_series(0, 128) f, generate_series(0, 64) h;
+INSERT INTO crawl_report.quadrants
+VALUES ('both duplicate', 'duplicate', 'duplicate', 1, 1), ('simhash only', 'different', 'duplicate', 2, 2),
+       ('fingerprints only', 'duplicate', 'different', 3, 3), ('neither', 'different', 'different', 4, 4);
+INSERT INTO crawl_report.threshold_sweep SELECT k, k, k, k, k = 5 FROM generate_series(0, 10) k;
+INSERT INTO crawl_report.heatmap_svg
+SELECT s, simhash_heatmap_svg('SELECT fp_diff, sh_diff, pairs FROM crawl_report.joint_histogram', s)
+FROM unnest(ARRAY['log', 'linear']) s;
+SQL
+q -c "SELECT 'report: ' || t.pages || ' pages, ' || t.clusters || ' clusters, ' || t.pages_in_clusters || ' pages in them, '
+           || t.near_pairs || ' pairs, ' || t.exact_groups || ' exact groups; tables '
+           || pg_size_pretty((SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c
+                              WHERE c.relnamespace = 'crawl_report'::regnamespace AND c.relkind = 'r'))
+      FROM crawl_report.totals t"
+
+inserts 2 $((INSERTS / 4)) "$((INSERTS / 2)) pages with the capture triggers (the extension's and the report's)"
+t0=$(date +%s%N)
+q -c "CALL crawl_report.refresh()" >/dev/null
+echo "CALL crawl_report.refresh() after them: $(since "$t0") ms ($(q -c "SELECT changes || ' pages taken in, ' || seconds || ' s of it in the report; ' || (SELECT last_mode FROM crawl_report.state) FROM crawl_report.freshness WHERE part = 'duplicates'"))"
 
 panels() {  # panels LABEL: every panel query RUNS times, one psql session, as the dashboard's role
     {
@@ -124,36 +128,24 @@ panels() {  # panels LABEL: every panel query RUNS times, one psql session, as t
             { v[NR] = $1 } END { printf "%-20s %8.1f %8.1f %8.1f\n", n, v[int((NR + 1) * 0.5)], v[int(NR * 0.95 + 0.999)], v[NR] }'
     done
 }
-(inserts 2 $((INSERTS / 4)) "$((INSERTS / 2)) more pages with the trigger, while the panels are timed" >"$work/busy.out") &
+(inserts 2 $((INSERTS / 4)) "$((INSERTS / 2)) more pages while the panels are timed and the report refreshed every second" >"$work/busy.out") &
 busy=$!
+# The maintainer: CALL crawl_report.refresh() every second while the pages arrive.
+(while kill -0 $busy 2>/dev/null; do
+     q -c '\timing on' -c "CALL crawl_report.refresh()" | grep -Eo 'Time: [0-9.]+' | awk '{print $2}'
+     sleep 1
+ done >"$work/refresh.out") &
+refresher=$!
 sleep 1
-panels "while 2 clients insert pages"
+panels "while 2 clients insert pages and the report is refreshed every second"
 wait $busy
+wait $refresher
 cat "$work/busy.out"
+sort -g "$work/refresh.out" | awk '{ v[NR] = $1 } END { printf "CALL crawl_report.refresh() meanwhile: %d calls, p50 %.0f ms, max %.0f ms\n", NR, v[int((NR + 1) * 0.5)], v[NR] }'
+q -c "CALL crawl_report.refresh()" >/dev/null
 panels "quiet server"
 
-# What the trigger kept must equal a rebuild from scratch.
-q <<'SQL'
-CREATE TABLE kept_pairs AS SELECT * FROM crawl_report.near_pairs;
-CREATE TABLE kept_members AS SELECT d.id, d.exact, c.representative, c.size
-    FROM crawl_report.dup_pages d JOIN crawl_report.clusters c USING (cluster_id);
-CREATE TABLE kept_stats AS SELECT * FROM crawl_report.package_stats;
-CREATE TABLE kept_groups AS SELECT * FROM crawl_report.exact_groups;
-SQL
-t0=$(date +%s%N)
-q -c "SELECT crawl_report.rebuild()" >/dev/null
-echo "crawl_report.rebuild() over $(q -c "SELECT count(*) FROM public.pages") pages ($(q -c "SELECT count(*) FROM public.pages WHERE sh IS NULL") without a hash): $(since "$t0") ms"
-q <<'SQL'
-SELECT 'kept by the trigger vs rebuilt: '
-    || (SELECT count(*) FROM ((TABLE kept_pairs EXCEPT TABLE crawl_report.near_pairs)
-                              UNION ALL (TABLE crawl_report.near_pairs EXCEPT TABLE kept_pairs)) x) || ' pairs, '
-    || (SELECT count(*) FROM ((TABLE kept_members EXCEPT SELECT d.id, d.exact, c.representative, c.size
-                                 FROM crawl_report.dup_pages d JOIN crawl_report.clusters c USING (cluster_id))
-                              UNION ALL (SELECT d.id, d.exact, c.representative, c.size
-                                 FROM crawl_report.dup_pages d JOIN crawl_report.clusters c USING (cluster_id)
-                                 EXCEPT TABLE kept_members)) x) || ' cluster members, '
-    || (SELECT count(*) FROM ((TABLE kept_stats EXCEPT TABLE crawl_report.package_stats)
-                              UNION ALL (TABLE crawl_report.package_stats EXCEPT TABLE kept_stats)) x) || ' package counts, '
-    || (SELECT count(*) FROM ((TABLE kept_groups EXCEPT TABLE crawl_report.exact_groups)
-                              UNION ALL (TABLE crawl_report.exact_groups EXCEPT TABLE kept_groups)) x) || ' exact groups differ';
-SQL
+# What the report shows must equal the clusters and pairs computed from scratch, once caught up.
+q -c "DO \$\$ BEGIN FOR i IN 1 .. 600 LOOP PERFORM simhash_dedup_run(); EXIT WHEN NOT EXISTS (SELECT FROM simhash_dedup_queue); PERFORM pg_sleep(0.05); END LOOP; END \$\$"
+q -c "CALL crawl_report.refresh()" >/dev/null
+q -v label="after $((INSERTS * 3 / 2)) inserted pages" -f "$root/dashboards/test/compare.sql" 2>/dev/null

@@ -1,5 +1,6 @@
--- The dashboard's read-only role: it reads the report's tables and the crawl pages' URLs, and
--- nothing else; no superuser, no write, no function of the report (its jobs stay the owner's).
+-- The dashboard's read-only role: it reads the report's tables, the pages' id, site and URL through
+-- the report's view, and the duplicate state's freshness, and nothing else; no superuser, no write,
+-- no right on the crawl table itself (not its HTML), no job of the report.
 --   psql -v ON_ERROR_STOP=1 [-v bi_role=crawl_bi] -f dashboards/sql/bi_role.sql
 -- The role logs in without a password here (the demo's server trusts local connections); on a
 -- shared server give it one: ALTER ROLE crawl_bi PASSWORD '...'.
@@ -14,7 +15,10 @@ CREATE ROLE :"bi_role" LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT;
 \endif
 -- Every query it runs reads only: a panel can never write, whatever SQL it holds.
 ALTER ROLE :"bi_role" SET default_transaction_read_only = on;
-GRANT USAGE ON SCHEMA crawl_report, public TO :"bi_role";
+GRANT USAGE ON SCHEMA crawl_report TO :"bi_role";
 GRANT SELECT ON ALL TABLES IN SCHEMA crawl_report TO :"bi_role";
--- Of the crawl table only what the panels show: not the pages' HTML.
-GRANT SELECT (id, package, url) ON public.pages TO :"bi_role";
+-- Of the crawl only what the panels show (the view reads the table with its owner's rights).
+REVOKE SELECT ON crawl_report.crawl FROM :"bi_role";
+GRANT SELECT (id, site, url) ON crawl_report.crawl TO :"bi_role";
+-- The backlog and lag of the clusters (simhash_dedup_status, which the role could not call itself).
+GRANT EXECUTE ON FUNCTION crawl_report.dedup_status() TO :"bi_role";

@@ -1,3 +1,2 @@
--- How many clusters have each size (pages linked by chains of pairs within k bits).
-SELECT size, count(*) AS clusters, size * count(*) AS pages
-FROM crawl_report.clusters GROUP BY size ORDER BY size
+-- How many clusters have each size (pages linked by chains of pairs within k bits), kept by delta.
+SELECT size, clusters, size * clusters AS pages FROM crawl_report.cluster_sizes ORDER BY size

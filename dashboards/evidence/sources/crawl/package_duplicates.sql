@@ -1,6 +1,0 @@
--- Duplicates per site (package): pages with a near-duplicate and with an exact one.
-SELECT package, pages, near_dup_pages, exact_dup_pages,
-       near_dup_pages::float8 / nullif(pages, 0) AS near_dup_share
-FROM crawl_report.package_stats
-ORDER BY near_dup_pages DESC, package
-LIMIT 50
