@@ -191,7 +191,7 @@ part "the demo (scripts/demo.sh) and the crawl dashboard"
 wait "$npm_pid"
 cat "$log_dir/npm.log"
 demo_out="$log_dir/demo-out"
-if SIMHASH_DEMO_OUT="$demo_out" scripts/demo.sh >"$log_dir/demo.log" 2>&1; then
+if SIMHASH_INSTALL_LOCKED=1 SIMHASH_DEMO_OUT="$demo_out" scripts/demo.sh >"$log_dir/demo.log" 2>&1; then
     tail -n 8 "$log_dir/demo.log"
     if scripts/check_demo_out.sh "$demo_out"; then count 1 0 demo; else count 0 1 demo; fi
 else
