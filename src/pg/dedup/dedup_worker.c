@@ -141,14 +141,18 @@ dedup_due(void)
 	return due;
 }
 
-/* The registered tables with changes queued, in oid order; *n of them. Allocated in cxt. */
+/*
+ * The registered tables with changes queued, in oid order; *n of them, of *registered tables.
+ * Allocated in cxt.
+ */
 static Oid *
-tables_with_changes(MemoryContext cxt, int *n, const char **schema_out)
+tables_with_changes(MemoryContext cxt, int *n, uint64 *registered, const char **schema_out)
 {
 	Oid		   *tables = NULL;
 	const char *schema;
 
 	*n = 0;
+	*registered = 0;
 	*schema_out = NULL;
 	StartTransactionCommand();
 	PushActiveSnapshot(GetTransactionSnapshot());
@@ -156,17 +160,19 @@ tables_with_changes(MemoryContext cxt, int *n, const char **schema_out)
 	schema = state_schema(cxt);
 	if (schema != NULL)
 	{
-		if (SPI_execute(psprintf("SELECT g.tbl::oid FROM %1$s.simhash_dedup_tables g WHERE EXISTS"
-								 " (SELECT FROM %1$s.simhash_dedup_queue q WHERE q.tbl = g.tbl) ORDER BY 1",
+		if (SPI_execute(psprintf("SELECT g.tbl::oid, EXISTS (SELECT FROM %1$s.simhash_dedup_queue q"
+								 " WHERE q.tbl = g.tbl) FROM %1$s.simhash_dedup_tables g ORDER BY 1",
 								 schema), true, 0) != SPI_OK_SELECT)
 			elog(ERROR, "simhash_dedup: could not read the registered tables");
+		*registered = SPI_processed;
 		tables = MemoryContextAlloc(cxt, Max(1, SPI_processed) * sizeof(Oid));
 		for (uint64 i = 0; i < SPI_processed; i++)
 		{
 			bool		isnull;
 
-			tables[(*n)++] = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1,
-															  &isnull));
+			if (DatumGetBool(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull)))
+				tables[(*n)++] = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1,
+																  &isnull));
 		}
 		*schema_out = schema;
 	}
@@ -237,6 +243,7 @@ dedup_serve(void)
 	const char *schema;
 	Oid		   *tables;
 	int			n;
+	uint64		registered;
 	bool		more = false;
 	TimestampTz now = GetCurrentTimestamp();
 
@@ -245,8 +252,9 @@ dedup_serve(void)
 	if (cxt == NULL)
 		cxt = AllocSetContextCreate(TopMemoryContext, "simhash_dedup worker", ALLOCSET_SMALL_SIZES);
 	MemoryContextReset(cxt);
-	tables = tables_with_changes(cxt, &n, &schema);
-	if (schema == NULL)
+	tables = tables_with_changes(cxt, &n, &registered, &schema);
+	/* no table registered: nothing to stay for (a merge worker leaves as soon as its merges are done) */
+	if (registered == 0)
 		return MIH_SERVICE_IDLE;
 	/* a worker started by a wake stays STAY_MS for the commit that woke it */
 	if (last_applied == 0)
